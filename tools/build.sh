@@ -1,0 +1,41 @@
+#!/bin/sh
+# Build the modules the layer replaces in the staged Wine tree, plus the
+# import libraries that the Windows test programs link with.
+#
+# Usage: tools/build.sh STAGED JOBS "MODULES" "TEST_LIBS"
+# The full compiler output goes to STAGED/build.log; on a failure its end is
+# shown.
+#
+# Copyright 2026 The wine-backtrace-wct authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+set -eu
+
+STAGED=$1
+JOBS=$2
+MODULES=$3
+TEST_LIBS=$4
+LOG="$STAGED/build.log"
+
+step() {
+    what=$1; shift
+    start=$(date +%s)
+    if ! make -C "$STAGED" -j"$JOBS" "$@" >>"$LOG" 2>&1; then
+        echo "build: $what failed; the end of $LOG:" >&2
+        tail -30 "$LOG" >&2
+        exit 1
+    fi
+    took=$(( $(date +%s) - start ))
+    [ "$took" -ge 5 ] && echo "build: $what (${took}s)"
+    return 0
+}
+
+: >"$LOG"
+# widl's bison output once raced in a parallel build: tools go first.
+[ -x "$STAGED/tools/winebuild/winebuild" ] || echo "build: Wine's build tools (about a minute, once)"
+step "Wine's build tools" __tooldeps__
+
+targets=""
+for m in $MODULES; do targets="$targets $m/all"; done
+for l in $TEST_LIBS; do targets="$targets dlls/$l/x86_64-windows/lib$l.a"; done
+step "modules:$(echo "$MODULES" | tr -s ' ' | sed 's/^/ /')" $targets

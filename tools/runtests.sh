@@ -1,0 +1,134 @@
+#!/bin/sh
+# Test driver: builds the Windows test programs with the staged tree's Wine
+# tools, runs them on the layer (or on stock Wine), runs the host-side
+# checks, prints one line per test and ends with "N passed, N failed".
+#
+# Usage: tools/runtests.sh [--stock] [TEST...]
+#   TEST      a name such as conformance/backtrace or host/patches
+#             (default: every test)
+#   --stock   run the conformance tests on the installed stock Wine
+#
+# Conformance tests are tests/conformance/NAME.c, single-file programs in
+# Wine's test framework (#define STANDALONE, START_TEST); their .exe files in
+# build/tests run unchanged on Windows. Host checks are tests/host/NAME.sh,
+# run with LAYER, STOCK, TESTBIN, STAGED and WINE_SOURCE in the environment;
+# they pass by exiting 0. Output of each test: build/tests/NAME.log.
+#
+# Copyright 2026 The wine-backtrace-wct authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+set -u
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+STAGED="$TOP/build/wine"
+TESTBIN="$TOP/build/tests"
+LAYER="$TOP/loader/wine-layer"
+TIMEOUT=${TEST_TIMEOUT:-300}
+WINE_SOURCE=${WINE_SOURCE:-$TOP/build/cache/wine-source}
+export STAGED TESTBIN LAYER WINE_SOURCE TOP
+
+flavour=layer
+[ "${1:-}" = "--stock" ] && { flavour=stock; shift; }
+if [ $flavour = stock ]; then STOCK="--stock"; else STOCK=""; fi
+export STOCK
+
+: "${WINEDEBUG:=-all}"
+export WINEDEBUG
+
+passed=0
+failed=0
+skipped=0
+failures=""
+
+mkdir -p "$TESTBIN/conformance" "$TESTBIN/host"
+
+pe_libs() {
+    for l in winecrt0 msvcrt kernel32 ntdll advapi32 user32; do
+        printf '%s ' "$STAGED/dlls/$l/x86_64-windows/lib$l.a"
+    done
+}
+
+# build_exe SRC EXE: a Windows console program, as Wine builds its tests.
+build_exe() {
+    src=$1 exe=$2
+    [ -f "$exe" ] && [ "$exe" -nt "$src" ] && [ "$exe" -nt "$STAGED/include/wine/test.h" ] && return 0
+    x86_64-w64-mingw32-gcc -c -o "$exe.o" "$src" -I"$STAGED/include" -I"$STAGED/include/msvcrt" \
+        -I"$TOP/tests/include" -D_MSVCR_VER=0 -D__WINE_PE_BUILD -Wall -Werror -g -O2 &&
+    "$STAGED/tools/winegcc/winegcc" -o "$exe" --wine-objdir "$STAGED" -b x86_64-w64-mingw32 \
+        -mconsole "$exe.o" $(pe_libs)
+}
+
+report() {
+    name=$1 status=$2 detail=$3 log=$4
+    if [ "$status" = PASS ]; then
+        passed=$((passed + 1))
+        echo "PASS $name ($detail)"
+    else
+        failed=$((failed + 1))
+        failures="$failures $name"
+        echo "FAIL $name ($detail)"
+        sed 's/^/    | /' "$log" | grep -vE 'tests executed|^    \| *$' | tail -25
+    fi
+}
+
+run_conformance() {
+    name=$1
+    src="$TOP/tests/$name.c" exe="$TESTBIN/$name.exe" log="$TESTBIN/$name.log"
+    start=$(date +%s)
+    if ! build_exe "$src" "$exe" >"$log" 2>&1; then
+        report "$name" FAIL "does not build" "$log"
+        return
+    fi
+    (cd "$TESTBIN/conformance" && timeout "$TIMEOUT" "$LAYER" $STOCK "$exe") >"$log" 2>&1
+    rc=$?
+    took=$(( $(date +%s) - start ))
+    summary=$(grep -E '^[0-9a-f]+:[a-z_0-9]+: [0-9]+ tests executed' "$log" | tail -1)
+    checks=$(echo "$summary" | sed -n 's/.*: \([0-9]*\) tests executed.*/\1/p')
+    fails=$(echo "$summary" | sed -n 's/.*, \([0-9]*\) failures.*/\1/p')
+    if [ $rc = 124 ]; then
+        report "$name" FAIL "timed out after ${TIMEOUT}s" "$log"
+    elif [ $rc = 0 ] && [ -n "$summary" ] && [ "$fails" = 0 ]; then
+        report "$name" PASS "$checks checks, ${took}s" "$log"
+    else
+        report "$name" FAIL "exit $rc, ${fails:-no} failures of ${checks:-?} checks" "$log"
+    fi
+}
+
+run_host() {
+    name=$1
+    log="$TESTBIN/$name.log"
+    start=$(date +%s)
+    timeout "$TIMEOUT" sh "$TOP/tests/$name.sh" >"$log" 2>&1
+    rc=$?
+    took=$(( $(date +%s) - start ))
+    if [ $rc = 0 ]; then
+        report "$name" PASS "${took}s" "$log"
+    elif [ $rc = 77 ]; then
+        skipped=$((skipped + 1))
+        echo "SKIP $name ($(tail -1 "$log"))"
+    else
+        report "$name" FAIL "exit $rc" "$log"
+    fi
+}
+
+all_tests() {
+    (cd "$TOP/tests" && ls conformance/*.c host/*.sh 2>/dev/null) | sed 's/\.[a-z]*$//'
+}
+
+tests=${*:-$(all_tests)}
+[ $flavour = stock ] && echo "(running on stock Wine: $("$LAYER" --stock --env | grep WINELOADER))"
+for t in $tests; do
+    if [ -f "$TOP/tests/$t.c" ]; then
+        run_conformance "$t"
+    elif [ -f "$TOP/tests/$t.sh" ]; then
+        run_host "$t"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $t (no such test; see 'ls tests/conformance tests/host')"
+    fi
+done
+
+"$LAYER" $STOCK --kill
+[ -n "$failures" ] && echo "failed:$failures"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed = 0 ]

@@ -1,0 +1,86 @@
+#!/bin/sh
+# Set-up for a fresh Debian 12 machine: the Debian packages the layer needs,
+# a deb-src entry, and Debian's Wine source of the installed version.
+#
+# Usage: tools/setup.sh [CACHEDIR]   (default: build/cache of this checkout)
+# Idempotent: prints nothing but a final "ok" line when all is in place.
+#
+# Copyright 2026 The wine-backtrace-wct authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+set -eu
+
+WINE_VERSION="8.0~repack-4"
+CACHE=${1:-$(cd "$(dirname "$0")/.." && pwd)/build/cache}
+
+PACKAGES="wine64 wine64-tools gcc-mingw-w64-x86-64 gcc make perl flex bison
+autoconf dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
+libxml-libxml-perl"
+
+say() { echo "setup: $*"; }
+die() { echo "setup: error: $*" >&2; exit 1; }
+
+as_root() {
+    if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+missing_packages() {
+    for p in $PACKAGES; do
+        dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+    done
+}
+
+install_packages() {
+    missing=$(missing_packages)
+    [ -z "$missing" ] && return 0
+    say "installing Debian packages:" $missing
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq $missing >/dev/null
+}
+
+check_installed_wine() {
+    have=$(dpkg-query -W -f='${Version}' wine64 2>/dev/null || true)
+    [ "$have" = "$WINE_VERSION" ] || die "installed wine64 is '$have', but this layer is built from Debian's Wine $WINE_VERSION source; install wine64=$WINE_VERSION"
+}
+
+have_deb_src() {
+    grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/
+}
+
+add_deb_src() {
+    have_deb_src && return 0
+    say "adding a deb-src entry for Debian's source packages"
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] || continue
+        grep -q '^Types: deb$' "$f" || continue
+        as_root sed -i 's/^Types: deb$/Types: deb deb-src/' "$f"
+    done
+    if ! have_deb_src && [ -f /etc/apt/sources.list ]; then
+        grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' | as_root tee -a /etc/apt/sources.list >/dev/null
+    fi
+    have_deb_src || die "could not add a deb-src entry; add one for bookworm by hand"
+    as_root apt-get update -qq
+}
+
+fetch_source() {
+    dsc="$CACHE/wine_$(echo "$WINE_VERSION" | sed 's/^[0-9]*://').dsc"
+    [ -d "$CACHE/wine-source" ] && [ -f "$CACHE/wine-source/.complete" ] && return 0
+    add_deb_src
+    mkdir -p "$CACHE"
+    if [ ! -f "$dsc" ]; then
+        say "fetching Debian's wine $WINE_VERSION source package"
+        (cd "$CACHE" && apt-get source -qq --download-only "wine=$WINE_VERSION" >/dev/null) ||
+            die "apt-get source wine=$WINE_VERSION failed"
+    fi
+    say "unpacking the Wine source"
+    rm -rf "$CACHE/wine-source"
+    dpkg-source -q -x "$dsc" "$CACHE/wine-source" >/dev/null
+    ver=$(dpkg-parsechangelog -l "$CACHE/wine-source/debian/changelog" -S Version)
+    [ "$ver" = "$WINE_VERSION" ] || die "fetched source is $ver, expected $WINE_VERSION"
+    touch "$CACHE/wine-source/.complete"
+}
+
+install_packages
+check_installed_wine
+fetch_source
+echo "setup: ok (wine $WINE_VERSION; source in $CACHE/wine-source)"

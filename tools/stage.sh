@@ -1,0 +1,122 @@
+#!/bin/sh
+# Stage the Wine tree the layer is built from:
+#   pristine Debian source  ->  patches/series applied  ->  our overlay files
+# then generate what Debian's repack strips and configure it (once).
+#
+# Usage: tools/stage.sh SRCDIR PRISTINE STAGED
+#   SRCDIR    this project's checkout
+#   PRISTINE  Debian's unpacked wine source (tools/setup.sh fetches it)
+#   STAGED    the tree to build in
+#
+# Re-running is cheap: the tree is copied and patched again only when the
+# pristine source or the patch series changed; overlay files are copied when
+# they are newer than the staged copy, so make rebuilds only what they touch.
+#
+# Copyright 2026 The wine-backtrace-wct authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+set -eu
+
+SRC=$(cd "${1:?usage: tools/stage.sh SRCDIR PRISTINE STAGED}" && pwd)
+PRISTINE=$(cd "${2:?missing PRISTINE}" && pwd)
+STAGED=${3:?missing STAGED}
+
+# Directories of the checkout that mirror Wine's tree.
+OVERLAY_DIRS="dlls include server programs"
+
+say() { echo "stage: $*"; }
+die() { echo "stage: error: $*" >&2; exit 1; }
+
+[ -f "$PRISTINE/.complete" ] || die "$PRISTINE is not a complete Wine source (run tools/setup.sh)"
+
+series_stamp() {
+    (cat "$SRC/patches/series"; grep -v '^#' "$SRC/patches/series" | while read -r p; do
+        [ -n "$p" ] && cat "$SRC/patches/$p"; done) | md5sum | cut -d' ' -f1
+}
+
+copy_pristine() {
+    say "copying the pristine Wine tree"
+    rm -rf "$STAGED"
+    mkdir -p "$STAGED"
+    (cd "$PRISTINE" && tar cf - --exclude=./debian/.pc .) | (cd "$STAGED" && tar xf -)
+}
+
+apply_patches() {
+    grep -v '^#' "$SRC/patches/series" | while read -r p; do
+        [ -n "$p" ] || continue
+        say "applying patches/$p"
+        patch -s -p1 -d "$STAGED" --no-backup-if-mismatch <"$SRC/patches/$p" ||
+            die "patches/$p does not apply to the pristine tree"
+    done
+}
+
+# What debian/rules regenerates, except tools/make_unicode (4-5 minutes):
+# its outputs belong to modules we never build, so empty placeholders and the
+# installed NLS files keep makedep satisfied.
+generate() {
+    say "generating server requests, OpenGL and Vulkan tables"
+    cd "$STAGED"
+    debian/scripts/generate server/trace.generated make_requests
+    debian/scripts/generate server/request.generated make_requests
+    tools/make_requests
+    (cd dlls/opengl32 && ./make_opengl >/dev/null)
+    (cd dlls/winevulkan && ./make_vulkan -x /usr/share/vulkan/registry/vk.xml >/dev/null)
+    ln -sf /usr/share/misc/config.sub tools
+    ln -sf /usr/share/misc/config.guess tools
+    sed -n '/override_dh_auto_configure/,/configure/p' debian/rules |
+        grep -E '^\s+ln -sf .*\.svg ' | sed 's/^\s*//' | sh
+    for f in dlls/gdi32/uniscribe/direction.c dlls/gdi32/uniscribe/mirror.c \
+             dlls/gdi32/uniscribe/bracket.c dlls/gdi32/uniscribe/shaping.c \
+             dlls/gdi32/uniscribe/linebreak.c dlls/gdi32/uniscribe/indicsyllable.c \
+             dlls/dwrite/direction.c dlls/dwrite/mirror.c dlls/dwrite/bracket.c \
+             dlls/dwrite/linebreak.c dlls/dwrite/scripts.c dlls/dwrite/scripts.h \
+             dlls/dwrite/shapers/arabic_table.c dlls/win32u/vertical.c \
+             dlls/wineps.drv/vertical.c dlls/tzres/tzres.rc dlls/kernelbase/kernelbase.rgs; do
+        [ -e "$f" ] || : >"$f"
+    done
+    for f in /usr/share/wine/nls/*.nls; do
+        ln -sf "$f" nls/
+    done
+    cd - >/dev/null
+}
+
+configure_wine() {
+    say "configuring Wine (64-bit, headless, no tests)"
+    cd "$STAGED"
+    autoreconf -fi >/dev/null 2>&1 || die "autoreconf failed"
+    ./configure -q --enable-win64 --with-mingw --without-x --without-freetype \
+        --disable-tests >configure.log 2>&1 ||
+        { tail -20 configure.log; die "Wine's configure failed (see $STAGED/configure.log)"; }
+    cd - >/dev/null
+}
+
+overlay() {
+    cd "$SRC"
+    for d in $OVERLAY_DIRS; do
+        [ -d "$d" ] || continue
+        find "$d" -type f ! -name '.*' | while read -r f; do
+            if [ ! -e "$STAGED/$f" ] || ! cmp -s "$f" "$STAGED/$f"; then
+                mkdir -p "$STAGED/$(dirname "$f")"
+                cp "$f" "$STAGED/$f"
+            fi
+        done
+    done
+    cd - >/dev/null
+}
+
+stamp=$(series_stamp)
+if [ ! -f "$STAGED/.staged" ] || [ "$(cat "$STAGED/.staged")" != "$stamp" ] ||
+   [ "$PRISTINE/.complete" -nt "$STAGED/.staged" ]; then
+    copy_pristine
+    apply_patches
+    overlay
+    generate
+    configure_wine
+    echo "$stamp" >"$STAGED/.staged"
+else
+    overlay
+    # A new request in protocol.def must reach the generated files.
+    if [ "$STAGED/server/protocol.def" -nt "$STAGED/include/wine/server_protocol.h" ]; then
+        (cd "$STAGED" && tools/make_requests)
+    fi
+fi
