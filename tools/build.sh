@@ -18,9 +18,9 @@ TEST_LIBS=$4
 LOG="$STAGED/build.log"
 
 step() {
-    what=$1; shift
+    what=$1 jobs=$2; shift 2
     start=$(date +%s)
-    if ! make -C "$STAGED" -j"$JOBS" "$@" >>"$LOG" 2>&1; then
+    if ! make -C "$STAGED" -j"$jobs" "$@" >>"$LOG" 2>&1; then
         echo "build: $what failed; the end of $LOG:" >&2
         tail -30 "$LOG" >&2
         exit 1
@@ -31,11 +31,21 @@ step() {
 }
 
 : >"$LOG"
-# widl's bison output once raced in a parallel build: tools go first.
+# One bison run writes both X.tab.c and X.tab.h, but make may start it twice
+# in a parallel build and compile a half-written header: make them one by one.
+parsers=$(cd "$STAGED" && ls tools/*/*.y | sed 's/\.y$/.tab.c/')
+step "parsers" 1 $parsers
 [ -x "$STAGED/tools/winebuild/winebuild" ] || echo "build: Wine's build tools (about a minute, once)"
-step "Wine's build tools" __tooldeps__
+step "Wine's build tools" "$JOBS" __tooldeps__
 
 targets=""
 for m in $MODULES; do targets="$targets $m/all"; done
 for l in $TEST_LIBS; do targets="$targets dlls/$l/x86_64-windows/lib$l.a"; done
-step "modules:$(echo "$MODULES" | tr -s ' ' | sed 's/^/ /')" $targets
+step "modules:$(echo "$MODULES" | tr -s ' ' | sed 's/^/ /')" "$JOBS" $targets
+
+# Our own files must compile without a single warning (Wine builds with -Werror).
+ours=$(cd "$(dirname "$0")/.." && find dlls server programs include -name '*.[ch]' 2>/dev/null | sed 's/[.]/[.]/g' | paste -sd'|')
+if [ -n "$ours" ] && grep -E "^($ours):[0-9]+:[0-9]+: warning:" "$LOG" >&2; then
+    echo "build: our files have warnings (above); fix them" >&2
+    exit 1
+fi

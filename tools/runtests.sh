@@ -67,7 +67,13 @@ report() {
         failed=$((failed + 1))
         failures="$failures $name"
         echo "FAIL $name ($detail)"
-        sed 's/^/    | /' "$log" | grep -vE 'tests executed|^    \| *$' | tail -25
+        # The failed checks and crashes say most; otherwise show the end.
+        key='Test failed|Test succeeded inside todo|Unhandled exception|unimplemented function|error:'
+        if grep -qE "$key" "$log"; then
+            grep -E "$key" "$log" | head -25 | sed 's/^/    | /'
+        else
+            grep -vE 'tests executed|^ *$' "$log" | tail -25 | sed 's/^/    | /'
+        fi
     fi
 }
 

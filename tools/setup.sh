@@ -69,12 +69,14 @@ fetch_source() {
     mkdir -p "$CACHE"
     if [ ! -f "$dsc" ]; then
         say "fetching Debian's wine $WINE_VERSION source package"
-        (cd "$CACHE" && apt-get source -qq --download-only "wine=$WINE_VERSION" >/dev/null) ||
-            die "apt-get source wine=$WINE_VERSION failed"
+        (cd "$CACHE" && apt-get source -qq --download-only -o APT::Sandbox::User=root \
+            "wine=$WINE_VERSION" >"$CACHE/fetch.log" 2>&1) ||
+            { cat "$CACHE/fetch.log" >&2; die "apt-get source wine=$WINE_VERSION failed"; }
     fi
     say "unpacking the Wine source"
     rm -rf "$CACHE/wine-source"
-    dpkg-source -q -x "$dsc" "$CACHE/wine-source" >/dev/null
+    dpkg-source -q -x "$dsc" "$CACHE/wine-source" >"$CACHE/unpack.log" 2>&1 ||
+        { cat "$CACHE/unpack.log" >&2; die "could not unpack $dsc"; }
     ver=$(dpkg-parsechangelog -l "$CACHE/wine-source/debian/changelog" -S Version)
     [ "$ver" = "$WINE_VERSION" ] || die "fetched source is $ver, expected $WINE_VERSION"
     touch "$CACHE/wine-source/.complete"

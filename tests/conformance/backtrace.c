@@ -1,0 +1,339 @@
+/*
+ * Conformance tests for RtlCaptureStackBackTrace, RtlWalkFrameChain and
+ * RtlGetCallersAddress (x86_64). Test ids (R-nn) refer to the catalogue in
+ * the project's stack-backtrace specification.
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <windows.h>
+
+#define STANDALONE
+#include "wine/test.h"
+
+#define FILL ((void *)0x5555555555555555)
+
+static USHORT (WINAPI *pRtlCaptureStackBackTrace)(ULONG, ULONG, void **, ULONG *);
+static ULONG (WINAPI *pRtlWalkFrameChain)(void **, ULONG, ULONG);
+static void (WINAPI *pRtlGetCallersAddress)(void **, void **);
+
+/* Keeps calls from becoming tail calls, so every frame stays on the stack. */
+static volatile LONG sink;
+
+static void fill( void **buf, int count )
+{
+    int i;
+    for (i = 0; i < count; i++) buf[i] = FILL;
+}
+
+static ULONG sum( void **buf, int count )
+{
+    ULONG h = 0;
+    int i;
+    for (i = 0; i < count; i++) h += (ULONG)(ULONG_PTR)buf[i];
+    return h;
+}
+
+static BOOL in_function( void *addr, void *func )
+{
+    ULONG64 base;
+    RUNTIME_FUNCTION *entry = RtlLookupFunctionEntry( (ULONG64)addr, &base, NULL );
+    return entry && base + entry->BeginAddress == (ULONG64)func;
+}
+
+static HMODULE module_of( void *addr )
+{
+    HMODULE mod = NULL;
+    GetModuleHandleExA( GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                        addr, &mod );
+    return mod;
+}
+
+/* A->B->C->D, each recording its own return address. */
+static void *ret_addr[4];  /* returns from D, C, B, A */
+
+static void __attribute__((noinline)) func_d(void)
+{
+    void *buf[8], *buf2[8], *walk[8], *caller, *parent;
+    ULONG hash, hash2;
+    USHORT n;
+    ULONG wn;
+
+    ret_addr[0] = __builtin_return_address(0);
+
+    /* */
+    fill( buf, 8 );
+    hash = 0xdeadbeef;
+    n = pRtlCaptureStackBackTrace( 0, 5, buf, &hash );
+    ok( n == 5, "R-01: got %u frames\n", n );
+    ok( in_function( buf[0], func_d ), "R-01: buf[0] %p not in func_d\n", buf[0] );
+    ok( buf[1] == ret_addr[0], "R-01: buf[1] %p, expected %p\n", buf[1], ret_addr[0] );
+    ok( buf[2] == ret_addr[1], "R-01: buf[2] %p, expected %p\n", buf[2], ret_addr[1] );
+    ok( buf[3] == ret_addr[2], "R-01: buf[3] %p, expected %p\n", buf[3], ret_addr[2] );
+    ok( buf[4] == ret_addr[3], "R-01: buf[4] %p, expected %p\n", buf[4], ret_addr[3] );
+    ok( buf[5] == FILL, "R-01: buf[5] overwritten with %p\n", buf[5] );
+    ok( hash == sum( buf, 5 ), "R-03: hash %#lx, expected %#lx\n", hash, sum( buf, 5 ) );
+
+    /* */
+    fill( buf2, 8 );
+    hash2 = 0xdeadbeef;
+    n = pRtlCaptureStackBackTrace( 1, 4, buf2, &hash2 );
+    ok( n == 4, "R-02: got %u frames\n", n );
+    ok( !memcmp( buf2, buf + 1, 4 * sizeof(void *) ), "R-02: frames differ: %p %p %p %p\n",
+        buf2[0], buf2[1], buf2[2], buf2[3] );
+    ok( buf2[4] == FILL, "R-02: buf[4] overwritten with %p\n", buf2[4] );
+    ok( hash2 == sum( buf2, 4 ), "R-03: hash %#lx, expected %#lx\n", hash2, sum( buf2, 4 ) );
+
+    /* */
+    fill( buf2, 8 );
+    n = pRtlCaptureStackBackTrace( 0, 1, buf2, NULL );
+    ok( n == 1, "R-04: got %u frames\n", n );
+    ok( in_function( buf2[0], func_d ), "R-04: buf[0] %p not in func_d\n", buf2[0] );
+    ok( buf2[1] == FILL, "R-04: buf[1] overwritten with %p\n", buf2[1] );
+
+    /* R-05: nothing captured, nothing written. Newer Windows may zero the
+     * hash (unknown), so accept that as broken. */
+    fill( buf2, 8 );
+    hash2 = 0xdeadbeef;
+    n = pRtlCaptureStackBackTrace( 0, 0, buf2, &hash2 );
+    ok( n == 0, "R-05: got %u frames\n", n );
+    ok( buf2[0] == FILL, "R-05: buf[0] overwritten with %p\n", buf2[0] );
+    ok( hash2 == 0xdeadbeef || broken( hash2 == 0 ), "R-05: hash set to %#lx\n", hash2 );
+
+    /* */
+    fill( buf2, 8 );
+    hash2 = 0xdeadbeef;
+    n = pRtlCaptureStackBackTrace( 5000, 8, buf2, &hash2 );
+    ok( n == 0, "R-06: got %u frames\n", n );
+    ok( buf2[0] == FILL, "R-06: buf[0] overwritten with %p\n", buf2[0] );
+
+    /* the walker under the capture reports the same frames. */
+    if (pRtlWalkFrameChain)
+    {
+        fill( walk, 8 );
+        wn = pRtlWalkFrameChain( walk, 5, 0 );
+        ok( wn == 5, "R-19: got %lu frames\n", wn );
+        ok( in_function( walk[0], func_d ), "R-19: walk[0] %p not in func_d\n", walk[0] );
+        ok( !memcmp( walk + 1, buf + 1, 4 * sizeof(void *) ), "R-19: frames differ from the capture\n" );
+        ok( walk[5] == FILL, "R-19: walk[5] overwritten with %p\n", walk[5] );
+
+        fill( walk, 8 );
+        wn = pRtlWalkFrameChain( walk, 4, 1 << 8 );
+        ok( wn == 4, "R-19: skip 1: got %lu frames\n", wn );
+        ok( !memcmp( walk, buf + 1, 4 * sizeof(void *) ), "R-19: skip 1: frames differ\n" );
+    }
+    else win_skip( "RtlWalkFrameChain is not available\n" );
+
+    /* */
+    if (pRtlGetCallersAddress)
+    {
+        caller = parent = FILL;
+        pRtlGetCallersAddress( &caller, &parent );
+        ok( caller == buf[1], "R-20: caller %p, expected %p\n", caller, buf[1] );
+        ok( parent == buf[2], "R-20: parent %p, expected %p\n", parent, buf[2] );
+    }
+    else win_skip( "RtlGetCallersAddress is not available\n" );
+    sink++;
+}
+
+static void __attribute__((noinline)) func_c(void)
+{
+    ret_addr[1] = __builtin_return_address(0);
+    func_d();
+    sink++;
+}
+
+static void __attribute__((noinline)) func_b(void)
+{
+    ret_addr[2] = __builtin_return_address(0);
+    func_c();
+    sink++;
+}
+
+static void __attribute__((noinline)) func_a(void)
+{
+    ret_addr[3] = __builtin_return_address(0);
+    func_b();
+    sink++;
+}
+
+/* R-08, R-09: the same site twice, and two sites reached through the same
+ * call site, so that only the first frame differs. */
+static USHORT __attribute__((noinline)) capture_site_a( void **buf, ULONG *hash )
+{
+    USHORT n = pRtlCaptureStackBackTrace( 0, 8, buf, hash );
+    sink++;
+    return n;
+}
+
+static USHORT __attribute__((noinline)) capture_site_b( void **buf, ULONG *hash )
+{
+    USHORT n;
+    sink += 2;
+    n = pRtlCaptureStackBackTrace( 0, 8, buf, hash );
+    sink++;
+    return n;
+}
+
+static void test_hash_sites(void)
+{
+    USHORT (*sites[3])( void **, ULONG * ) = { capture_site_a, capture_site_a, capture_site_b };
+    void *buf[3][8];
+    ULONG hash[3];
+    USHORT n[3];
+    int i;
+
+    for (i = 0; i < 3; i++) n[i] = sites[i]( buf[i], &hash[i] );
+    ok( n[0] == n[1] && n[0] == n[2] && n[0] >= 3, "R-08: counts %u %u %u\n", n[0], n[1], n[2] );
+    ok( !memcmp( buf[0], buf[1], n[0] * sizeof(void *) ), "R-08: traces of the same site differ\n" );
+    ok( hash[0] == hash[1], "R-08: hashes %#lx %#lx differ\n", hash[0], hash[1] );
+    ok( in_function( buf[2][0], capture_site_b ), "R-09: first frame %p not in the second site\n", buf[2][0] );
+    ok( !memcmp( buf[0] + 1, buf[2] + 1, (n[0] - 1) * sizeof(void *) ), "R-09: callers differ\n" );
+    ok( hash[2] - hash[0] == (ULONG)(ULONG_PTR)buf[2][0] - (ULONG)(ULONG_PTR)buf[0][0],
+        "R-09: hashes %#lx %#lx do not differ by the first frames %p %p\n",
+        hash[0], hash[2], buf[0][0], buf[2][0] );
+}
+
+/* the stack of a new thread ends at its start, inside ntdll. */
+static DWORD WINAPI end_thread( void *arg )
+{
+    void *buf[257];
+    HMODULE ntdll = GetModuleHandleA( "ntdll.dll" ), kernel32 = GetModuleHandleA( "kernel32.dll" );
+    USHORT n, i;
+    BOOL found = FALSE;
+
+    fill( buf, 257 );
+    n = pRtlCaptureStackBackTrace( 0, 256, buf, NULL );
+    ok( n >= 3 && n < 256, "R-07: got %u frames\n", n );
+    if (n < 3 || n >= 256) return 0;
+    for (i = 0; i < n; i++) ok( buf[i] != NULL, "R-07: frame %u is NULL\n", i );
+    ok( buf[n] == FILL, "R-07: buf[n] overwritten with %p\n", buf[n] );
+    ok( module_of( buf[n - 1] ) == ntdll, "R-07: last frame %p not in ntdll\n", buf[n - 1] );
+    for (i = n - 3; i < n; i++) if (module_of( buf[i] ) == kernel32) found = TRUE;
+    ok( found, "R-07: no kernel32 frame among the last 3 (%p %p %p)\n", buf[n - 3], buf[n - 2], buf[n - 1] );
+    return 0;
+}
+
+static void test_thread_end(void)
+{
+    HANDLE thread = CreateThread( NULL, 0, end_thread, NULL, 0, NULL );
+    ok( WaitForSingleObject( thread, 10000 ) == WAIT_OBJECT_0, "thread did not finish\n" );
+    CloseHandle( thread );
+}
+
+/* deep stacks, no 63-frame cap. */
+static USHORT deep_n90, deep_nall;
+
+static void __attribute__((noinline)) recurse( int depth )
+{
+    static void *big[0x10000];
+    void *buf[96];
+    ULONG hash;
+
+    if (depth)
+    {
+        recurse( depth - 1 );
+        sink++;
+        return;
+    }
+    fill( buf, 96 );
+    deep_n90 = pRtlCaptureStackBackTrace( 0, 90, buf, NULL );
+    ok( buf[90] == FILL, "R-10: buf[90] overwritten with %p\n", buf[90] );
+    deep_nall = pRtlCaptureStackBackTrace( 0, 0xffff, big, &hash );
+    ok( hash == sum( big, deep_nall ), "R-11: hash %#lx, expected %#lx\n", hash, sum( big, deep_nall ) );
+}
+
+static void test_deep(void)
+{
+    recurse( 100 );
+    ok( deep_n90 == 90, "R-10: got %u frames\n", deep_n90 );
+    ok( deep_nall >= 101 && deep_nall < 200, "R-11: got %u frames\n", deep_nall );
+}
+
+/* */
+static void test_exports(void)
+{
+    HMODULE ntdll = GetModuleHandleA( "ntdll.dll" ), kernel32 = GetModuleHandleA( "kernel32.dll" );
+    static const char * const apisets[] = { "api-ms-win-core-rtlsupport-l1-1-0.dll",
+                                            "api-ms-win-core-rtlsupport-l1-2-0.dll" };
+    void *from_ntdll = GetProcAddress( ntdll, "RtlCaptureStackBackTrace" );
+    HMODULE mod;
+    int i;
+
+    ok( from_ntdll != NULL, "R-12: ntdll does not export RtlCaptureStackBackTrace\n" );
+    ok( GetProcAddress( kernel32, "RtlCaptureStackBackTrace" ) == from_ntdll,
+        "R-12: kernel32's RtlCaptureStackBackTrace is not ntdll's\n" );
+    ok( !GetProcAddress( kernel32, "CaptureStackBackTrace" ), "R-13: CaptureStackBackTrace is exported\n" );
+
+    for (i = 0; i < ARRAY_SIZE(apisets); i++)
+    {
+        winetest_push_context( "%s", apisets[i] );
+        mod = LoadLibraryA( apisets[i] );
+        ok( mod != NULL, "R-14: not loaded, error %lu\n", GetLastError() );
+        if (mod) ok( GetProcAddress( mod, "RtlCaptureStackBackTrace" ) == from_ntdll,
+                     "R-14: RtlCaptureStackBackTrace is not ntdll's\n" );
+        if (mod) FreeLibrary( mod );
+        winetest_pop_context();
+    }
+}
+
+/* many threads capture while another loads and frees DLLs. */
+static volatile LONG stop_stress;
+static LONG bad_traces, good_traces;
+
+static DWORD WINAPI stress_thread( void *arg )
+{
+    HMODULE ntdll = GetModuleHandleA( "ntdll.dll" );
+    void *buf[64];
+    USHORT n, i;
+
+    while (!stop_stress)
+    {
+        n = pRtlCaptureStackBackTrace( 0, 64, buf, NULL );
+        for (i = 0; i < n; i++) if (!buf[i]) break;
+        if (n < 3 || i < n || module_of( buf[n - 1] ) != ntdll) InterlockedIncrement( &bad_traces );
+        else InterlockedIncrement( &good_traces );
+    }
+    return 0;
+}
+
+static void test_concurrency(void)
+{
+    static const char * const dlls[] = { "version.dll", "msimg32.dll", "psapi.dll", "shlwapi.dll" };
+    HANDLE threads[64];
+    int i, round;
+
+    for (i = 0; i < ARRAY_SIZE(threads); i++) threads[i] = CreateThread( NULL, 0, stress_thread, NULL, 0, NULL );
+    for (round = 0; round < 50; round++)
+    {
+        HMODULE mod = LoadLibraryA( dlls[round % ARRAY_SIZE(dlls)] );
+        ok( mod != NULL, "R-22: %s not loaded\n", dlls[round % ARRAY_SIZE(dlls)] );
+        if (mod) FreeLibrary( mod );
+    }
+    stop_stress = 1;
+    for (i = 0; i < ARRAY_SIZE(threads); i++)
+    {
+        WaitForSingleObject( threads[i], INFINITE );
+        CloseHandle( threads[i] );
+    }
+    ok( !bad_traces, "R-22: %ld of %ld traces malformed\n", bad_traces, bad_traces + good_traces );
+    ok( good_traces > 0, "R-22: no trace taken\n" );
+}
+
+START_TEST(backtrace)
+{
+    HMODULE ntdll = GetModuleHandleA( "ntdll.dll" );
+
+    pRtlCaptureStackBackTrace = (void *)GetProcAddress( ntdll, "RtlCaptureStackBackTrace" );
+    pRtlWalkFrameChain = (void *)GetProcAddress( ntdll, "RtlWalkFrameChain" );
+    pRtlGetCallersAddress = (void *)GetProcAddress( ntdll, "RtlGetCallersAddress" );
+
+    func_a();
+    sink++;
+    test_hash_sites();
+    test_thread_end();
+    test_deep();
+    test_exports();
+    test_concurrency();
+}
