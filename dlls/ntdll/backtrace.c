@@ -55,28 +55,41 @@ static BOOL unwind_host_frame( CONTEXT *context )
     return !NTDLL_UNIX_CALL( unwind_builtin_dll, &params );
 }
 
+/* The user-mode dispatchers unwind through a machine frame: the Rip they
+ * lead to was interrupted (a fault, a system call), not a return address. */
+static BOOL is_dispatcher( ULONG64 start )
+{
+    return start == (ULONG_PTR)KiUserCallbackDispatcher ||
+           start == (ULONG_PTR)KiUserExceptionDispatcher ||
+           start == (ULONG_PTR)KiUserApcDispatcher;
+}
+
 /* Step from the frame of context->Rip to its caller.
- * 'leaf_ok' says Rip comes from a full context rather than from a return
+ * '*leaf_ok' says Rip comes from a full context rather than from a return
  * address: only then may it stand in a function without unwind data (a leaf
  * that has not touched the stack). A return address always lies in a
  * function that made a call and therefore has unwind data; where it has none
- * the walk ends rather than guess. */
-static BOOL step_frame( CONTEXT *context, BOOL leaf_ok, const struct stack_limits *limits )
+ * the walk ends rather than guess. On return, '*leaf_ok' says the same of
+ * the new Rip. */
+static BOOL step_frame( CONTEXT *context, BOOL *leaf_ok, const struct stack_limits *limits )
 {
     LDR_DATA_TABLE_ENTRY *module;
     RUNTIME_FUNCTION *func;
     ULONG64 frame, base, rsp = context->Rsp;
     void *data;
+    BOOL was_leaf_ok = *leaf_ok;
 
+    *leaf_ok = FALSE;
     if ((func = lookup_function_info( context->Rip, &base, &module )))
     {
         RtlVirtualUnwind( UNW_FLAG_NHANDLER, base, context->Rip, func, context, &data, &frame, NULL );
+        *leaf_ok = is_dispatcher( base + func->BeginAddress );
     }
-    else if (!module || (module->Flags & LDR_WINE_INTERNAL))
+    else if ((!module || (module->Flags & LDR_WINE_INTERNAL)) && unwind_host_frame( context ))
     {
-        if (!unwind_host_frame( context )) return FALSE;
+        /* a host ELF frame */
     }
-    else if (leaf_ok)
+    else if (was_leaf_ok)
     {
         if (rsp < limits->low || rsp + sizeof(ULONG64) > limits->high) return FALSE;
         context->Rip = *(ULONG64 *)rsp;
@@ -85,7 +98,7 @@ static BOOL step_frame( CONTEXT *context, BOOL leaf_ok, const struct stack_limit
     else
     {
         TRACE( "no unwind data for %p in %s\n", (void *)context->Rip,
-               debugstr_w(module->BaseDllName.Buffer) );
+               module ? debugstr_w(module->BaseDllName.Buffer) : "no module" );
         return FALSE;
     }
 
@@ -102,9 +115,8 @@ static void walk_frames( CONTEXT *context, ULONG skip, ULONG count, void **buffe
 {
     BOOL leaf_ok = TRUE;
 
-    while (*n < count && step_frame( context, leaf_ok, limits ))
+    while (*n < count && step_frame( context, &leaf_ok, limits ))
     {
-        leaf_ok = FALSE;
         if (skip) skip--;
         else
         {
