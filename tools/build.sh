@@ -2,7 +2,7 @@
 # Build the modules the layer replaces in the staged Wine tree, plus the
 # import libraries that the Windows test programs link with.
 #
-# Usage: tools/build.sh STAGED JOBS "MODULES" "TEST_LIBS"
+# Usage: tools/build.sh STAGED JOBS "MODULES" "TEST_LIBS" "WINELIB_LIBS"
 # The full compiler output goes to STAGED/build.log; on a failure its end is
 # shown.
 #
@@ -15,6 +15,7 @@ STAGED=$1
 JOBS=$2
 MODULES=$3
 TEST_LIBS=$4
+WINELIB_LIBS=$5
 LOG="$STAGED/build.log"
 
 step() {
@@ -41,6 +42,7 @@ step "Wine's build tools" "$JOBS" __tooldeps__
 targets=""
 for m in $MODULES; do targets="$targets $m/all"; done
 for l in $TEST_LIBS; do targets="$targets dlls/$l/x86_64-windows/lib$l.a"; done
+for l in $WINELIB_LIBS; do targets="$targets dlls/$l/lib$l.a"; done
 step "modules:$(echo "$MODULES" | tr -s ' ' | sed 's/^/ /')" "$JOBS" $targets
 
 # Our own files must compile without a single warning (Wine builds with -Werror).

@@ -58,6 +58,24 @@ build_exe() {
         -mconsole "$exe.o" $(pe_libs)
 }
 
+# Winelib test modules: tests/winelib/NAME.c + NAME.spec give an ELF
+# NAME.dll.so, found through WINEDLLPATH, and the fake PE NAME.dll that Wine
+# 8.0 wants beside the program that loads it.
+build_winelib() {
+    for spec in "$TOP"/tests/winelib/*.spec; do
+        [ -f "$spec" ] || continue
+        name=$(basename "$spec" .spec)
+        so="$TESTBIN/winelib/x86_64-unix/$name.dll.so"
+        [ -f "$so" ] && [ "$so" -nt "$spec" ] && [ "$so" -nt "${spec%.spec}.c" ] && continue
+        mkdir -p "$TESTBIN/winelib/x86_64-unix"
+        "$STAGED/tools/winegcc/winegcc" --wine-objdir "$STAGED" -shared -Wall -Werror -O2 -o "$so" \
+            "${spec%.spec}.c" "$spec" "$STAGED/dlls/winecrt0/libwinecrt0.a" \
+            "$STAGED/dlls/kernel32/libkernel32.a" "$STAGED/dlls/ntdll/libntdll.a" || return 1
+        "$STAGED/tools/winebuild/winebuild" --dll --fake-module -E "$spec" -F "$name.dll" \
+            -o "$TESTBIN/conformance/$name.dll" || return 1
+    done
+}
+
 report() {
     name=$1 status=$2 detail=$3 log=$4
     if [ "$status" = PASS ]; then
@@ -120,6 +138,14 @@ run_host() {
 all_tests() {
     (cd "$TOP/tests" && ls conformance/*.c host/*.sh 2>/dev/null) | sed 's/\.[a-z]*$//'
 }
+
+if ! build_winelib >"$TESTBIN/winelib.log" 2>&1; then
+    cat "$TESTBIN/winelib.log"
+    echo "runtests: the Winelib test modules do not build" >&2
+    exit 1
+fi
+WINEDLLPATH="${WINEDLLPATH:+$WINEDLLPATH:}$TESTBIN/winelib"
+export WINEDLLPATH
 
 tests=${*:-$(all_tests)}
 [ $flavour = stock ] && echo "(running on stock Wine: $("$LAYER" --stock --env | grep WINELOADER))"
