@@ -20,9 +20,7 @@
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-STAGED="$TOP/build/wine"
-TESTBIN="$TOP/build/tests"
-LAYER="$TOP/loader/wine-layer"
+. "$TOP/tools/testlib.sh"
 TIMEOUT=${TEST_TIMEOUT:-300}
 WINE_SOURCE=${WINE_SOURCE:-$TOP/build/cache/wine-source}
 export STAGED TESTBIN LAYER WINE_SOURCE TOP
@@ -41,40 +39,6 @@ skipped=0
 failures=""
 
 mkdir -p "$TESTBIN/conformance" "$TESTBIN/host"
-
-pe_libs() {
-    for l in winecrt0 msvcrt kernel32 ntdll advapi32 user32; do
-        printf '%s ' "$STAGED/dlls/$l/x86_64-windows/lib$l.a"
-    done
-}
-
-# build_exe SRC EXE: a Windows console program, as Wine builds its tests.
-build_exe() {
-    src=$1 exe=$2
-    [ -f "$exe" ] && [ "$exe" -nt "$src" ] && [ "$exe" -nt "$STAGED/include/wine/test.h" ] && return 0
-    x86_64-w64-mingw32-gcc -c -o "$exe.o" "$src" -I"$STAGED/include" -I"$STAGED/include/msvcrt" \
-        -I"$TOP/tests/include" -D_MSVCR_VER=0 -D__WINE_PE_BUILD -Wall -Werror -g -O2 &&
-    "$STAGED/tools/winegcc/winegcc" -o "$exe" --wine-objdir "$STAGED" -b x86_64-w64-mingw32 \
-        -mconsole "$exe.o" $(pe_libs)
-}
-
-# Winelib test modules: tests/winelib/NAME.c + NAME.spec give an ELF
-# NAME.dll.so, found through WINEDLLPATH, and the fake PE NAME.dll that Wine
-# 8.0 wants beside the program that loads it.
-build_winelib() {
-    for spec in "$TOP"/tests/winelib/*.spec; do
-        [ -f "$spec" ] || continue
-        name=$(basename "$spec" .spec)
-        so="$TESTBIN/winelib/x86_64-unix/$name.dll.so"
-        [ -f "$so" ] && [ "$so" -nt "$spec" ] && [ "$so" -nt "${spec%.spec}.c" ] && continue
-        mkdir -p "$TESTBIN/winelib/x86_64-unix"
-        "$STAGED/tools/winegcc/winegcc" --wine-objdir "$STAGED" -shared -Wall -Werror -O2 -o "$so" \
-            "${spec%.spec}.c" "$spec" "$STAGED/dlls/winecrt0/libwinecrt0.a" \
-            "$STAGED/dlls/kernel32/libkernel32.a" "$STAGED/dlls/ntdll/libntdll.a" || return 1
-        "$STAGED/tools/winebuild/winebuild" --dll --fake-module -E "$spec" -F "$name.dll" \
-            -o "$TESTBIN/conformance/$name.dll" || return 1
-    done
-}
 
 report() {
     name=$1 status=$2 detail=$3 log=$4
@@ -139,13 +103,7 @@ all_tests() {
     (cd "$TOP/tests" && ls conformance/*.c host/*.sh 2>/dev/null) | sed 's/\.[a-z]*$//'
 }
 
-if ! build_winelib >"$TESTBIN/winelib.log" 2>&1; then
-    cat "$TESTBIN/winelib.log"
-    echo "runtests: the Winelib test modules do not build" >&2
-    exit 1
-fi
-WINEDLLPATH="${WINEDLLPATH:+$WINEDLLPATH:}$TESTBIN/winelib"
-export WINEDLLPATH
+build_winelib "$TESTBIN/conformance" || exit 1
 
 tests=${*:-$(all_tests)}
 [ $flavour = stock ] && echo "(running on stock Wine: $("$LAYER" --stock --env | grep WINELOADER))"

@@ -1,0 +1,60 @@
+# Helpers shared by the test driver and the benchmark driver: where things
+# are, and how Windows test programs and Winelib test modules are built.
+# Sourced with TOP set to the checkout.
+#
+# Copyright 2026 The wine-backtrace-wct authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+STAGED="$TOP/build/wine"
+TESTBIN="$TOP/build/tests"
+LAYER="$TOP/loader/wine-layer"
+
+pe_libs() {
+    for l in winecrt0 msvcrt kernel32 ntdll advapi32 user32; do
+        printf '%s ' "$STAGED/dlls/$l/x86_64-windows/lib$l.a"
+    done
+}
+
+# build_exe SRC EXE: a Windows console program, as Wine builds its tests.
+build_exe() {
+    src=$1 exe=$2
+    [ -f "$exe" ] && [ "$exe" -nt "$src" ] && [ "$exe" -nt "$STAGED/include/wine/test.h" ] && return 0
+    x86_64-w64-mingw32-gcc -c -o "$exe.o" "$src" -I"$STAGED/include" -I"$STAGED/include/msvcrt" \
+        -I"$TOP/tests/include" -D_MSVCR_VER=0 -D__WINE_PE_BUILD -Wall -Werror -g -O2 &&
+    "$STAGED/tools/winegcc/winegcc" -o "$exe" --wine-objdir "$STAGED" -b x86_64-w64-mingw32 \
+        -mconsole "$exe.o" $(pe_libs)
+}
+
+# Winelib test modules: tests/winelib/NAME.c + NAME.spec give an ELF
+# NAME.dll.so, found through WINEDLLPATH, and the fake PE NAME.dll that Wine
+# 8.0 wants beside the program that loads it.
+build_winelib_modules() {
+    dest=$1
+    for spec in "$TOP"/tests/winelib/*.spec; do
+        [ -f "$spec" ] || continue
+        name=$(basename "$spec" .spec)
+        so="$TESTBIN/winelib/x86_64-unix/$name.dll.so"
+        if ! [ "$so" -nt "$spec" ] || ! [ "$so" -nt "${spec%.spec}.c" ]; then
+            mkdir -p "$TESTBIN/winelib/x86_64-unix"
+            "$STAGED/tools/winegcc/winegcc" --wine-objdir "$STAGED" -shared -Wall -Werror -O2 -o "$so" \
+                "${spec%.spec}.c" "$spec" "$STAGED/dlls/winecrt0/libwinecrt0.a" \
+                "$STAGED/dlls/kernel32/libkernel32.a" "$STAGED/dlls/ntdll/libntdll.a" || return 1
+        fi
+        [ "$dest/$name.dll" -nt "$spec" ] ||
+            "$STAGED/tools/winebuild/winebuild" --dll --fake-module -E "$spec" -F "$name.dll" \
+                -o "$dest/$name.dll" || return 1
+    done
+}
+
+# build_winelib DIR: build the Winelib modules, put their fake PE files in
+# DIR (beside the programs) and make Wine find them.
+build_winelib() {
+    mkdir -p "$1" "$TESTBIN"
+    if ! build_winelib_modules "$1" >"$TESTBIN/winelib.log" 2>&1; then
+        cat "$TESTBIN/winelib.log" >&2
+        echo "the Winelib test modules do not build" >&2
+        return 1
+    fi
+    WINEDLLPATH="${WINEDLLPATH:+$WINEDLLPATH:}$TESTBIN/winelib"
+    export WINEDLLPATH
+}
