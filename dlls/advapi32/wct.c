@@ -21,13 +21,18 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "ntstatus.h"
+#define WIN32_NO_STATUS
 #include "windef.h"
 #include "winbase.h"
 #include "winerror.h"
+#include "winternl.h"
 #include "wct.h"
 
 #include "wine/debug.h"
 #include "wine/list.h"
+#include "wine/server.h"
+#include "wine/wait_chain.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(wct);
 
@@ -36,6 +41,20 @@ struct wct_session
     struct list        entry;
     BOOL               async;
     PWAITCHAINCALLBACK callback;
+    LONG               outstanding;  /* asynchronous requests not yet called back */
+    BOOL               closing;      /* requests not started yet are cancelled */
+    CONDITION_VARIABLE done;         /* outstanding dropped to 0 */
+};
+
+struct wct_request
+{
+    struct wct_session  *session;
+    DWORD_PTR            context;
+    DWORD                flags;
+    DWORD                tid;
+    DWORD               *count;
+    WAITCHAIN_NODE_INFO *nodes;
+    BOOL                *cycle;
 };
 
 /* Sessions are looked up in this list rather than trusted as pointers, so a
@@ -50,8 +69,197 @@ static CRITICAL_SECTION_DEBUG wct_cs_debug =
 };
 static CRITICAL_SECTION wct_cs = { &wct_cs_debug, -1, 0, 0, 0, 0 };
 
+/* Stored for COM nodes; Wine cannot yet tell a thread waits on a COM call. */
 static PCOGETCALLSTATE com_call_state;
 static PCOGETACTIVATIONSTATE com_activation_state;
+
+/* A chain as the nodes are found; 'count' may exceed WCT_MAX_NODE_COUNT,
+ * which means the chain is too long to return. */
+struct chain
+{
+    struct wait_chain_node nodes[WCT_MAX_NODE_COUNT];
+    unsigned int           count;
+    BOOL                   cycle;
+};
+
+static void append_node( struct chain *chain, const struct wait_chain_node *node )
+{
+    if (chain->count < WCT_MAX_NODE_COUNT) chain->nodes[chain->count] = *node;
+    chain->count++;
+}
+
+/* a thread node for 'tid' among the first 'end' nodes */
+static const struct wait_chain_node *find_thread_before( const struct chain *chain, DWORD tid, unsigned int end )
+{
+    unsigned int i;
+
+    for (i = 0; i < min( end, WCT_MAX_NODE_COUNT ); i++)
+        if (chain->nodes[i].type == WctThreadType && chain->nodes[i].tid == tid) return &chain->nodes[i];
+    return NULL;
+}
+
+/* One round trip: the part of the chain the server can see, from 'tid'. */
+static NTSTATUS walk_in_server( struct chain *chain, DWORD tid, DWORD flags )
+{
+    struct wait_chain_node nodes[WCT_MAX_NODE_COUNT];
+    unsigned int i, total = 0, returned = 0;
+    NTSTATUS status;
+    BOOL cycle = FALSE;
+
+    SERVER_START_REQ( get_wait_chain )
+    {
+        req->tid = tid;
+        req->flags = flags;
+        wine_server_set_reply( req, nodes, sizeof(nodes) );
+        if (!(status = wine_server_call( req )))
+        {
+            total = reply->total;
+            cycle = reply->cycle;
+            returned = wine_server_reply_size( reply ) / sizeof(nodes[0]);
+        }
+    }
+    SERVER_END_REQ;
+    if (status) return status;
+
+    for (i = 0; i < total; i++)
+    {
+        if (i < returned) append_node( chain, &nodes[i] );
+        else chain->count++;
+    }
+    chain->cycle = cycle;
+    return STATUS_SUCCESS;
+}
+
+/* The owner of the critical section a thread is blocked on, from the
+ * record it keeps in its TEB, or 0. Reading another process needs
+ * PROCESS_VM_READ on it: without that there is nothing to follow. */
+static DWORD critical_section_owner( const struct wait_chain_node *node )
+{
+    ULONG_PTR section = 0;
+    HANDLE owner = 0, process;
+    BOOL ok;
+
+    if (node->pid == GetCurrentProcessId()) process = GetCurrentProcess();
+    else if (!(process = OpenProcess( PROCESS_VM_READ, FALSE, node->pid ))) return 0;
+
+    ok = ReadProcessMemory( process, (void *)(ULONG_PTR)(node->teb + WCT_TEB_CS_WAIT_OFFSET),
+                            &section, sizeof(section), NULL ) && section &&
+         ReadProcessMemory( process, (char *)section + FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ),
+                            &owner, sizeof(owner), NULL );
+    if (process != GetCurrentProcess()) CloseHandle( process );
+    return ok ? HandleToULong( owner ) : 0;
+}
+
+static DWORD error_from_status( NTSTATUS status )
+{
+    switch (status)
+    {
+    case STATUS_ACCESS_DENIED: return ERROR_ACCESS_DENIED;
+    case STATUS_INVALID_PARAMETER: return ERROR_INVALID_PARAMETER;
+    default: return ERROR_OBJECT_NOT_FOUND;
+    }
+}
+
+/* The whole chain: what the server sees, continued through critical
+ * sections, which only the threads themselves record. */
+static DWORD build_chain( struct chain *chain, DWORD tid, DWORD flags )
+{
+    struct wait_chain_node *last, cs_node, again;
+    const struct wait_chain_node *seen;
+    NTSTATUS status;
+    DWORD owner;
+
+    memset( chain, 0, sizeof(*chain) );
+    for (;;)
+    {
+        unsigned int i, first = chain->count;
+
+        status = walk_in_server( chain, tid, flags );
+        if (status && !chain->count) return error_from_status( status );
+        if (status)
+        {
+            /* the owner of a critical section is gone or out of reach */
+            memset( &again, 0, sizeof(again) );
+            again.type = WctThreadType;
+            again.status = status == STATUS_ACCESS_DENIED ? WctStatusNoAccess : WctStatusError;
+            again.tid = tid;
+            append_node( chain, &again );
+            return ERROR_SUCCESS;
+        }
+        /* a thread of an earlier part of the chain closes a cycle */
+        for (i = first + 1; i < min( chain->count, WCT_MAX_NODE_COUNT ); i++)
+        {
+            if (chain->nodes[i].type != WctThreadType || !chain->nodes[i].tid) continue;
+            if (!(seen = find_thread_before( chain, chain->nodes[i].tid, first ))) continue;
+            chain->count = i + 1;
+            chain->cycle = TRUE;
+            return ERROR_SUCCESS;
+        }
+        if (chain->cycle || chain->count >= WCT_MAX_NODE_COUNT) return ERROR_SUCCESS;
+
+        last = &chain->nodes[chain->count - 1];
+        if (last->type != WctThreadType || !last->tid) return ERROR_SUCCESS;
+        if (last->status != WctStatusRunning && last->status != WctStatusBlocked) return ERROR_SUCCESS;
+        if (last->pid != GetCurrentProcessId() &&
+            (!(flags & WCT_OUT_OF_PROC_FLAG) || !(flags & WCT_OUT_OF_PROC_CS_FLAG)))
+            return ERROR_SUCCESS;
+        if (!(owner = critical_section_owner( last ))) return ERROR_SUCCESS;
+
+        last->status = WctStatusBlocked;
+        memset( &cs_node, 0, sizeof(cs_node) );
+        cs_node.type = WctCriticalSectionType;
+        cs_node.status = WctStatusOwned;
+        append_node( chain, &cs_node );
+
+        if ((seen = find_thread_before( chain, owner, chain->count )))
+        {
+            again = *seen;
+            append_node( chain, &again );
+            chain->cycle = TRUE;
+            return ERROR_SUCCESS;
+        }
+        tid = owner;
+    }
+}
+
+static void fill_node( WAITCHAIN_NODE_INFO *info, const struct wait_chain_node *node )
+{
+    memset( info, 0, sizeof(*info) );
+    info->ObjectType = node->type;
+    info->ObjectStatus = node->status;
+    if (node->type == WctThreadType)
+    {
+        info->ThreadObject.ProcessId = node->pid;
+        info->ThreadObject.ThreadId = node->tid;
+        info->ThreadObject.WaitTime = node->wait_time;
+        info->ThreadObject.ContextSwitches = node->context_switches;
+    }
+    else memcpy( info->LockObject.ObjectName, node->name,
+                 min( node->name_len, sizeof(info->LockObject.ObjectName) - sizeof(WCHAR) ));
+}
+
+/* Returns the error for GetThreadWaitChain or the callback. */
+static DWORD get_wait_chain( DWORD flags, DWORD tid, DWORD *count, WAITCHAIN_NODE_INFO *nodes, BOOL *cycle )
+{
+    struct chain chain;
+    unsigned int i, n;
+    DWORD error;
+
+    if ((error = build_chain( &chain, tid, flags ))) return error;
+
+    n = min( min( chain.count, WCT_MAX_NODE_COUNT ), *count );
+    for (i = 0; i < n; i++) fill_node( &nodes[i], &chain.nodes[i] );
+    *cycle = chain.cycle;
+
+    if (chain.count > WCT_MAX_NODE_COUNT)
+    {
+        *count = n;
+        return ERROR_TOO_MANY_THREADS;
+    }
+    error = chain.count > *count ? ERROR_MORE_DATA : ERROR_SUCCESS;
+    *count = chain.count;
+    return error;
+}
 
 /* Returns the session with wct_cs held, or NULL (lock released). */
 static struct wct_session *grab_session( HWCT handle )
@@ -63,6 +271,28 @@ static struct wct_session *grab_session( HWCT handle )
         if (session == handle) return session;
     LeaveCriticalSection( &wct_cs );
     return NULL;
+}
+
+static void CALLBACK async_request( TP_CALLBACK_INSTANCE *instance, void *arg )
+{
+    struct wct_request *request = arg;
+    struct wct_session *session = request->session;
+    BOOL cancelled;
+    DWORD error;
+
+    EnterCriticalSection( &wct_cs );
+    cancelled = session->closing;
+    LeaveCriticalSection( &wct_cs );
+
+    if (cancelled) error = ERROR_CANCELLED;
+    else error = get_wait_chain( request->flags, request->tid, request->count, request->nodes, request->cycle );
+    TRACE( "session %p, context %#Ix: error %lu\n", session, request->context, error );
+    session->callback( session, request->context, error, request->count, request->nodes, request->cycle );
+
+    EnterCriticalSection( &wct_cs );
+    if (!--session->outstanding) WakeAllConditionVariable( &session->done );
+    LeaveCriticalSection( &wct_cs );
+    free( request );
 }
 
 /***********************************************************************
@@ -86,6 +316,7 @@ HWCT WINAPI OpenThreadWaitChainSession( DWORD flags, PWAITCHAINCALLBACK callback
     }
     session->async = !!(flags & WCT_ASYNC_OPEN_FLAG);
     session->callback = callback;
+    InitializeConditionVariable( &session->done );
 
     EnterCriticalSection( &wct_cs );
     list_add_tail( &sessions, &session->entry );
@@ -95,6 +326,9 @@ HWCT WINAPI OpenThreadWaitChainSession( DWORD flags, PWAITCHAINCALLBACK callback
 
 /***********************************************************************
  *      CloseThreadWaitChainSession (ADVAPI32.@)
+ *
+ * Asynchronous requests that have not started are called back with
+ * ERROR_CANCELLED; returns once every callback has returned.
  */
 void WINAPI CloseThreadWaitChainSession( HWCT handle )
 {
@@ -108,6 +342,8 @@ void WINAPI CloseThreadWaitChainSession( HWCT handle )
         return;
     }
     list_remove( &session->entry );
+    session->closing = TRUE;
+    while (session->outstanding) SleepConditionVariableCS( &session->done, &wct_cs, INFINITE );
     LeaveCriticalSection( &wct_cs );
     free( session );
 }
@@ -119,6 +355,8 @@ BOOL WINAPI GetThreadWaitChain( HWCT handle, DWORD_PTR context, DWORD flags, DWO
                                 DWORD *count, WAITCHAIN_NODE_INFO *nodes, BOOL *is_cycle )
 {
     struct wct_session *session;
+    struct wct_request *request;
+    DWORD error;
 
     TRACE( "handle %p, context %#Ix, flags %#lx, thread %#lx, count %p, nodes %p, cycle %p\n",
            handle, context, flags, thread_id, count, nodes, is_cycle );
@@ -134,11 +372,42 @@ BOOL WINAPI GetThreadWaitChain( HWCT handle, DWORD_PTR context, DWORD flags, DWO
         SetLastError( ERROR_INVALID_PARAMETER );
         return FALSE;
     }
+
+    if (session->async)
+    {
+        if (!(request = malloc( sizeof(*request) )))
+        {
+            LeaveCriticalSection( &wct_cs );
+            SetLastError( ERROR_NOT_ENOUGH_MEMORY );
+            return FALSE;
+        }
+        request->session = session;
+        request->context = context;
+        request->flags = flags;
+        request->tid = thread_id;
+        request->count = count;
+        request->nodes = nodes;
+        request->cycle = is_cycle;
+        session->outstanding++;
+        if (!TrySubmitThreadpoolCallback( async_request, request, NULL ))
+        {
+            session->outstanding--;
+            LeaveCriticalSection( &wct_cs );
+            free( request );
+            return FALSE;
+        }
+        LeaveCriticalSection( &wct_cs );
+        SetLastError( ERROR_IO_PENDING );
+        return FALSE;
+    }
     LeaveCriticalSection( &wct_cs );
 
-    FIXME( "chains need the wineserver's wait-chain request\n" );
-    SetLastError( ERROR_NOT_SUPPORTED );
-    return FALSE;
+    if ((error = get_wait_chain( flags, thread_id, count, nodes, is_cycle )))
+    {
+        SetLastError( error );
+        return FALSE;
+    }
+    return TRUE;
 }
 
 /***********************************************************************

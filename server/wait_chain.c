@@ -1,0 +1,238 @@
+/*
+ * Server-side Wait Chain Traversal
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301, USA
+ */
+
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "ntstatus.h"
+#define WIN32_NO_STATUS
+#include "windef.h"
+#include "winternl.h"
+#include "wct.h"
+
+#include "file.h"
+#include "handle.h"
+#include "object.h"
+#include "process.h"
+#include "request.h"
+#include "security.h"
+#include "thread.h"
+#include "wait_chain.h"
+#include "wine/wait_chain.h"
+
+/*
+ * The server knows who owns each mutex and what each thread waits for, so
+ * it walks the whole chain in one request. It is single-threaded, so the
+ * chain is a consistent snapshot. The walk is bounded: it stops after one
+ * node more than a chain may hold (which tells the client the chain is too
+ * long), and a thread seen twice ends it as a cycle.
+ */
+
+#define MAX_WALK (WCT_MAX_NODE_COUNT + 1)
+
+struct chain
+{
+    struct wait_chain_node nodes[WCT_MAX_NODE_COUNT];
+    unsigned int           count;      /* nodes walked; only the first ones are stored */
+    struct thread         *seen[MAX_WALK];
+    unsigned int           seen_count;
+    int                    cycle;
+};
+
+static struct wait_chain_node *add_node( struct chain *chain, unsigned int type, unsigned int status )
+{
+    struct wait_chain_node *node = NULL;
+
+    if (chain->count < WCT_MAX_NODE_COUNT)
+    {
+        node = &chain->nodes[chain->count];
+        memset( node, 0, sizeof(*node) );
+        node->type = type;
+        node->status = status;
+    }
+    chain->count++;
+    return node;
+}
+
+/* voluntary plus involuntary context switches of a thread, from /proc */
+static unsigned int context_switches( struct thread *thread )
+{
+    char path[64], line[128];
+    unsigned int total = 0, value;
+    FILE *file;
+
+    if (thread->unix_pid == -1 || thread->unix_tid == -1) return 0;
+    snprintf( path, sizeof(path), "/proc/%d/task/%d/status", thread->unix_pid, thread->unix_tid );
+    if (!(file = fopen( path, "r" ))) return 0;
+    while (fgets( line, sizeof(line), file ))
+    {
+        if (sscanf( line, "voluntary_ctxt_switches: %u", &value ) == 1 ||
+            sscanf( line, "nonvoluntary_ctxt_switches: %u", &value ) == 1)
+            total += value;
+    }
+    fclose( file );
+    return total;
+}
+
+/* may the requesting thread look at this one? */
+static int can_query( struct thread *thread )
+{
+    unsigned int access = thread->obj.ops->map_access( &thread->obj, THREAD_QUERY_LIMITED_INFORMATION );
+    int ret = check_object_access( NULL, &thread->obj, &access );
+
+    clear_error();
+    return ret;
+}
+
+static void add_thread_node( struct chain *chain, struct thread *thread, int *waiting )
+{
+    struct wait_chain_node *node;
+    timeout_t since;
+    struct object *obj;
+
+    *waiting = get_thread_wait_objects( thread, &obj, 1, &since ) > 0;
+    if (!(node = add_node( chain, WctThreadType, *waiting ? WctStatusBlocked : WctStatusRunning ))) return;
+    node->pid = thread->process->id;
+    node->tid = thread->id;
+    node->teb = thread->teb;
+    node->context_switches = context_switches( thread );
+    if (*waiting && monotonic_time > since) node->wait_time = (monotonic_time - since) / 10000;
+}
+
+static void add_object_node( struct chain *chain, unsigned int type, unsigned int status, struct object *obj )
+{
+    struct wait_chain_node *node = add_node( chain, type, status );
+    data_size_t len = 0;
+    WCHAR *name;
+
+    if (!node || !obj) return;
+    if (!(name = obj->ops->get_full_name( obj, &len ))) return;
+    node->name_len = min( len, sizeof(node->name) );
+    memcpy( node->name, name, node->name_len );
+    free( name );
+}
+
+static int seen_before( struct chain *chain, struct thread *thread )
+{
+    unsigned int i;
+
+    for (i = 0; i < chain->seen_count; i++) if (chain->seen[i] == thread) return 1;
+    if (chain->seen_count < MAX_WALK) chain->seen[chain->seen_count++] = thread;
+    return 0;
+}
+
+/* The object a thread's wait is about, and the thread it leads to (if any). */
+static struct thread *follow_wait( struct chain *chain, struct thread *thread, struct object *obj )
+{
+    struct thread *owner, *receiver;
+    struct process *process;
+    int abandoned;
+
+    if (get_mutex_state( obj, &owner, &abandoned ))
+    {
+        add_object_node( chain, WctMutexType, abandoned ? WctStatusAbandoned :
+                         owner ? WctStatusOwned : WctStatusNotOwned, obj );
+        return owner;
+    }
+    if (obj->ops->type == &thread_type)
+    {
+        add_object_node( chain, WctThreadWaitType, WctStatusBlocked, NULL );
+        return (struct thread *)obj;
+    }
+    if (obj->ops->type == &process_type)
+    {
+        struct wait_chain_node *node;
+
+        process = (struct process *)obj;
+        add_object_node( chain, WctProcessWaitType, WctStatusBlocked, NULL );
+        if ((node = add_node( chain, WctThreadType, WctStatusPidOnly ))) node->pid = process->id;
+        return NULL;
+    }
+    if ((receiver = get_send_message_receiver( thread, obj )))
+    {
+        add_object_node( chain, WctSendMessageType, WctStatusBlocked, NULL );
+        return receiver;
+    }
+    return NULL;
+}
+
+static void walk_chain( struct chain *chain, struct thread *thread, unsigned int flags )
+{
+    struct process *start = thread->process;
+    struct object *obj;
+    timeout_t since;
+    int waiting;
+
+    for (;;)
+    {
+        if (seen_before( chain, thread ))
+        {
+            add_thread_node( chain, thread, &waiting );
+            chain->cycle = 1;
+            return;
+        }
+        add_thread_node( chain, thread, &waiting );
+        if (!waiting || chain->count >= MAX_WALK) return;
+        /* the chain leaves the process: only its first thread, unless asked */
+        if (thread->process != start && !(flags & WCT_OUT_OF_PROC_FLAG)) return;
+        if (get_thread_wait_objects( thread, &obj, 1, &since ) < 1) return;
+        if (!(thread = follow_wait( chain, thread, obj ))) return;
+        if (chain->count >= MAX_WALK) return;
+        if (!can_query( thread ))
+        {
+            struct wait_chain_node *node = add_node( chain, WctThreadType, WctStatusNoAccess );
+            if (node) node->tid = thread->id;
+            return;
+        }
+    }
+}
+
+/* walk the wait chain of a thread */
+DECL_HANDLER(get_wait_chain)
+{
+    struct chain chain;
+    struct thread *thread;
+
+    if (req->flags & ~(WCTP_GETINFO_ALL_FLAGS | WCT_NETWORK_IO_FLAG))
+    {
+        set_error( STATUS_INVALID_PARAMETER );
+        return;
+    }
+    if (!(thread = get_thread_from_id( req->tid ))) return;
+    if (!can_query( thread ))
+    {
+        set_error( STATUS_ACCESS_DENIED );
+        release_object( thread );
+        return;
+    }
+
+    memset( &chain, 0, sizeof(chain) );
+    walk_chain( &chain, thread, req->flags );
+    release_object( thread );
+
+    reply->total = chain.count;
+    reply->cycle = chain.cycle;
+    set_reply_data( chain.nodes, min( get_reply_max_size(),
+                                      min( chain.count, WCT_MAX_NODE_COUNT ) * sizeof(chain.nodes[0]) ) );
+}
