@@ -611,6 +611,115 @@ static void test_abandoned_mutex(void)
     CloseHandle( owned_mutex );
 }
 
+/* W-15, W-16: the chain goes into a child process that owns a mutex */
+static void test_other_process( const char *exe )
+{
+    SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    HANDLE mutex, ready, t[3];
+    DWORD tid[3];
+    char cmd[MAX_PATH + 64];
+    BOOL ret;
+    int i;
+
+    mutex = CreateMutexA( &sa, FALSE, NULL );
+    ready = CreateEventA( &sa, TRUE, FALSE, NULL );
+    sprintf( cmd, "\"%s\" wct own_mutex %Iu %Iu", exe, (ULONG_PTR)mutex, (ULONG_PTR)ready );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "no child\n" );
+    ok( WaitForSingleObject( ready, 10000 ) == WAIT_OBJECT_0, "the child did not take the mutex\n" );
+
+    t[0] = start_thread( wait_handle, mutex, &tid[0] );
+    t[1] = start_thread( wait_handle, t[0], &tid[1] );
+    t[2] = start_thread( wait_handle, t[1], &tid[2] );
+
+    for (i = 0; i < 2; i++)
+    {
+        winetest_push_context( i ? "W-16" : "W-15" );
+        ret = query_chain( tid[2], i ? WCT_OUT_OF_PROC_FLAG : 0, WCT_MAX_NODE_COUNT, 7 );
+        ok( ret && node_count == 7, "%d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
+        ok( !is_cycle, "cycle\n" );
+        check_thread( 0, tid[2], WctStatusBlocked );
+        check_object( 1, WctThreadWaitType, WctStatusBlocked );
+        check_thread( 2, tid[1], WctStatusBlocked );
+        check_thread( 4, tid[0], WctStatusBlocked );
+        check_object( 5, WctMutexType, WctStatusOwned );
+        ok( nodes[6].ObjectType == WctThreadType, "type %u\n", nodes[6].ObjectType );
+        ok( nodes[6].ThreadObject.ProcessId == pi.dwProcessId, "pid %04lx, expected %04lx\n",
+            nodes[6].ThreadObject.ProcessId, pi.dwProcessId );
+        ok( nodes[6].ThreadObject.ThreadId == pi.dwThreadId, "tid %04lx, expected %04lx\n",
+            nodes[6].ThreadObject.ThreadId, pi.dwThreadId );
+        ok( nodes[6].ObjectStatus == WctStatusBlocked, "status %u\n", nodes[6].ObjectStatus );
+        winetest_pop_context();
+    }
+
+    TerminateProcess( pi.hProcess, 0 );
+    for (i = 0; i < 3; i++) finish_thread( t[i], FALSE );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+    CloseHandle( mutex );
+    CloseHandle( ready );
+}
+
+static void child_own_mutex( HANDLE mutex, HANDLE ready )
+{
+    WaitForSingleObject( mutex, INFINITE );
+    SetEvent( ready );
+    WaitForSingleObject( CreateEventA( NULL, TRUE, FALSE, NULL ), 60000 );
+}
+
+/* W-23: a SendMessage to a thread blocked on a critical section the sender holds */
+static HWND receiver_window;
+
+static DWORD WINAPI receive_thread( void *arg )
+{
+    receiver_window = CreateWindowExA( 0, "static", NULL, 0, 0, 0, 0, 0, HWND_MESSAGE, 0, 0, NULL );
+    SetEvent( owner_ready );
+    WaitForSingleObject( deadlock_ready[0], INFINITE );
+    EnterCriticalSection( &cs_a );
+    WaitForSingleObject( never_event, INFINITE );
+    return 0;
+}
+
+static DWORD WINAPI send_thread( void *arg )
+{
+    EnterCriticalSection( &cs_a );
+    SetEvent( deadlock_ready[0] );
+    Sleep( 100 );
+    SendMessageA( receiver_window, WM_USER, 0, 0 );
+    WaitForSingleObject( never_event, INFINITE );
+    return 0;
+}
+
+static void test_send_message(void)
+{
+    HANDLE t[2];
+    DWORD tid[2];
+    BOOL ret;
+
+    InitializeCriticalSection( &cs_a );
+    owner_ready = CreateEventA( NULL, TRUE, FALSE, NULL );
+    deadlock_ready[0] = CreateEventA( NULL, TRUE, FALSE, NULL );
+    t[1] = start_thread( receive_thread, NULL, &tid[1] );
+    WaitForSingleObject( owner_ready, INFINITE );
+    ok( receiver_window != NULL, "W-23: no window\n" );
+    t[0] = start_thread( send_thread, NULL, &tid[0] );
+
+    ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, 5 );
+    ok( ret && node_count == 5, "W-23: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
+    ok( is_cycle == TRUE, "W-23: no cycle\n" );
+    check_thread( 0, tid[0], WctStatusBlocked );
+    check_object( 1, WctSendMessageType, WctStatusBlocked );
+    check_thread( 2, tid[1], WctStatusBlocked );
+    check_object( 3, WctCriticalSectionType, WctStatusOwned );
+    check_thread( 4, tid[0], WctStatusBlocked );
+
+    finish_thread( t[1], TRUE );
+    finish_thread( t[0], TRUE );
+    CloseHandle( owner_ready );
+    CloseHandle( deadlock_ready[0] );
+}
+
 /* W-24 */
 static void test_layout(void)
 {
@@ -636,6 +745,12 @@ START_TEST(wct)
         Sleep( 30000 );
         return;
     }
+    if (argc >= 5 && !strcmp( argv[2], "own_mutex" ))
+    {
+        child_own_mutex( (HANDLE)(ULONG_PTR)_strtoui64( argv[3], NULL, 10 ),
+                         (HANDLE)(ULONG_PTR)_strtoui64( argv[4], NULL, 10 ) );
+        return;
+    }
 
     pOpenThreadWaitChainSession = (void *)GetProcAddress( advapi32, "OpenThreadWaitChainSession" );
     pCloseThreadWaitChainSession = (void *)GetProcAddress( advapi32, "CloseThreadWaitChainSession" );
@@ -659,6 +774,8 @@ START_TEST(wct)
     test_mutex_deadlock();
     test_critical_sections();
     test_process_wait( argv[0] );
+    test_other_process( argv[0] );
+    test_send_message();
     test_missing_threads();
     test_async_close();
     test_long_chain();
