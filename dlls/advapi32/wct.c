@@ -30,6 +30,7 @@
 #include "wct.h"
 
 #include "wine/debug.h"
+#include "wine/exception.h"
 #include "wine/list.h"
 #include "wine/server.h"
 #include "wine/wait_chain.h"
@@ -130,6 +131,30 @@ static NTSTATUS walk_in_server( struct chain *chain, DWORD tid, DWORD flags )
     return STATUS_SUCCESS;
 }
 
+/* Reading our own process costs no server round trip; a fault (a thread
+ * that just exited) only means there is nothing to follow. */
+static BOOL read_own_memory( ULONG_PTR addr, void *buffer, SIZE_T size )
+{
+    BOOL ret = TRUE;
+
+    __TRY
+    {
+        memcpy( buffer, (void *)addr, size );
+    }
+    __EXCEPT_PAGE_FAULT
+    {
+        ret = FALSE;
+    }
+    __ENDTRY
+    return ret;
+}
+
+static BOOL read_memory( HANDLE process, ULONG_PTR addr, void *buffer, SIZE_T size )
+{
+    if (process == GetCurrentProcess()) return read_own_memory( addr, buffer, size );
+    return ReadProcessMemory( process, (void *)addr, buffer, size, NULL );
+}
+
 /* The owner of the critical section a thread is blocked on, from the
  * record it keeps in its TEB, or 0. Reading another process needs
  * PROCESS_VM_READ on it: without that there is nothing to follow. */
@@ -142,10 +167,9 @@ static DWORD critical_section_owner( const struct wait_chain_node *node )
     if (node->pid == GetCurrentProcessId()) process = GetCurrentProcess();
     else if (!(process = OpenProcess( PROCESS_VM_READ, FALSE, node->pid ))) return 0;
 
-    ok = ReadProcessMemory( process, (void *)(ULONG_PTR)(node->teb + WCT_TEB_CS_WAIT_OFFSET),
-                            &section, sizeof(section), NULL ) && section &&
-         ReadProcessMemory( process, (char *)section + FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ),
-                            &owner, sizeof(owner), NULL );
+    ok = read_memory( process, node->teb + WCT_TEB_CS_WAIT_OFFSET, &section, sizeof(section) ) && section &&
+         read_memory( process, section + FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ),
+                      &owner, sizeof(owner) );
     if (process != GetCurrentProcess()) CloseHandle( process );
     return ok ? HandleToULong( owner ) : 0;
 }

@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
+#include <stdio.h>
 #include <windows.h>
 
 #define STANDALONE
@@ -321,13 +322,39 @@ static void test_concurrency(void)
     ok( good_traces > 0, "R-22: no trace taken\n" );
 }
 
+/* R-15: a NULL buffer. Old Windows raised an access violation, newer ones
+ * may return 0 (unknown); a count above 0 is always wrong. The capture runs
+ * in a child process, whose exit code is the count or the exception. */
+static void test_null_buffer( const char *exe )
+{
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    char cmd[MAX_PATH + 32];
+    DWORD code = 0xdeadbeef;
+
+    sprintf( cmd, "\"%s\" backtrace null_buffer", exe );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ), "R-15: no child\n" );
+    ok( WaitForSingleObject( pi.hProcess, 10000 ) == WAIT_OBJECT_0, "R-15: the child hangs\n" );
+    GetExitCodeProcess( pi.hProcess, &code );
+    ok( code == 0 || code == STATUS_ACCESS_VIOLATION, "R-15: exit code %#lx\n", code );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+}
+
 START_TEST(backtrace)
 {
     HMODULE ntdll = GetModuleHandleA( "ntdll.dll" );
+    char **argv;
+    int argc = winetest_get_mainargs( &argv );
 
     pRtlCaptureStackBackTrace = (void *)GetProcAddress( ntdll, "RtlCaptureStackBackTrace" );
     pRtlWalkFrameChain = (void *)GetProcAddress( ntdll, "RtlWalkFrameChain" );
     pRtlGetCallersAddress = (void *)GetProcAddress( ntdll, "RtlGetCallersAddress" );
+    if (argc >= 3 && !strcmp( argv[2], "null_buffer" ))
+    {
+        SetErrorMode( SEM_NOGPFAULTERRORBOX );
+        ExitProcess( pRtlCaptureStackBackTrace( 0, 5, NULL, NULL ) );
+    }
 
     func_a();
     sink++;
@@ -336,4 +363,5 @@ START_TEST(backtrace)
     test_deep();
     test_exports();
     test_concurrency();
+    test_null_buffer( argv[0] );
 }

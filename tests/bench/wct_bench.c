@@ -1,0 +1,183 @@
+/*
+ * Benchmark of Wait Chain Traversal and of the synchronization primitives
+ * its bookkeeping touches. Prints "NAME VALUE UNIT" lines; tools/bench.sh
+ * runs it on stock Wine and on the layer and prints the ratios.
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <stdio.h>
+#include <windows.h>
+#include <wct.h>
+
+static HWCT (WINAPI *pOpenThreadWaitChainSession)(DWORD, PWAITCHAINCALLBACK);
+static BOOL (WINAPI *pGetThreadWaitChain)(HWCT, DWORD_PTR, DWORD, DWORD, DWORD *, WAITCHAIN_NODE_INFO *, BOOL *);
+
+static LARGE_INTEGER freq;
+static HANDLE never_event;
+
+static double now_ns(void)
+{
+    LARGE_INTEGER t;
+    QueryPerformanceCounter( &t );
+    return (double)t.QuadPart * 1e9 / (double)freq.QuadPart;
+}
+
+static double measure( void (*body)(void), int ms )
+{
+    double start = now_ns(), end;
+    long calls = 0;
+
+    do
+    {
+        body(); body(); body(); body();
+        calls += 4;
+        end = now_ns();
+    } while (end - start < ms * 1e6);
+    return (end - start) / calls;
+}
+
+/* chains of 1, 5, 9 and 16 nodes: threads joining the next one; the last
+ * one waits on an event, or for 16 nodes on an abandoned mutex as well */
+static HWCT session;
+static DWORD query_tid, query_nodes;
+static HANDLE abandoned_mutex;
+
+static void query(void)
+{
+    WAITCHAIN_NODE_INFO nodes[WCT_MAX_NODE_COUNT];
+    DWORD count = WCT_MAX_NODE_COUNT;
+    BOOL cycle;
+
+    if (pGetThreadWaitChain( session, 0, 0, query_tid, &count, nodes, &cycle )) query_nodes = count;
+}
+
+static DWORD WINAPI wait_handle( void *arg )
+{
+    WaitForSingleObject( arg, INFINITE );
+    return 0;
+}
+
+static DWORD WINAPI wait_abandoned( void *arg )
+{
+    HANDLE objs[2] = { abandoned_mutex, never_event };
+    WaitForMultipleObjects( 2, objs, TRUE, INFINITE );
+    return 0;
+}
+
+static DWORD WINAPI own_and_exit( void *arg )
+{
+    WaitForSingleObject( abandoned_mutex, INFINITE );
+    return 0;
+}
+
+static void bench_chain( int threads, BOOL abandoned, int expect )
+{
+    HANDLE t[8];
+    DWORD tid[8];
+    int i;
+
+    t[threads - 1] = CreateThread( NULL, 0, abandoned ? wait_abandoned : wait_handle,
+                                   never_event, 0, &tid[threads - 1] );
+    for (i = threads - 2; i >= 0; i--) t[i] = CreateThread( NULL, 0, wait_handle, t[i + 1], 0, &tid[i] );
+    query_tid = tid[0];
+    for (i = 0; i < 250; i++)
+    {
+        query_nodes = 0;
+        query();
+        if (query_nodes == expect) break;
+        Sleep( 20 );
+    }
+    if (query_nodes == expect)
+        printf( "wct_chain_%d_nodes %.1f ns\n", expect, measure( query, 300 ) );
+    else
+        printf( "# wct_chain_%d_nodes: not supported (%lu nodes)\n", expect, query_nodes );
+    TerminateThread( t[threads - 1], 0 );
+    for (i = threads - 1; i >= 0; i--)
+    {
+        WaitForSingleObject( t[i], INFINITE );
+        CloseHandle( t[i] );
+    }
+}
+
+/* the primitives the wait-chain bookkeeping touches */
+static CRITICAL_SECTION cs;
+static HANDLE mutex, event;
+static volatile LONG counter;
+
+static void cs_uncontended(void)
+{
+    EnterCriticalSection( &cs );
+    counter++;
+    LeaveCriticalSection( &cs );
+}
+
+static void mutex_wait_release(void)
+{
+    WaitForSingleObject( mutex, INFINITE );
+    ReleaseMutex( mutex );
+}
+
+static void event_set_wait(void)
+{
+    SetEvent( event );
+    WaitForSingleObject( event, INFINITE );
+}
+
+#define CONTENDED_LOOPS 200000
+
+static DWORD WINAPI contend( void *arg )
+{
+    int i;
+    for (i = 0; i < CONTENDED_LOOPS; i++)
+    {
+        EnterCriticalSection( &cs );
+        counter++;
+        LeaveCriticalSection( &cs );
+    }
+    return 0;
+}
+
+static void bench_contended(void)
+{
+    HANDLE t[2];
+    double start = now_ns();
+    int i;
+
+    for (i = 0; i < 2; i++) t[i] = CreateThread( NULL, 0, contend, NULL, 0, NULL );
+    WaitForMultipleObjects( 2, t, TRUE, INFINITE );
+    printf( "cs_contended %.1f ns\n", (now_ns() - start) / (2 * CONTENDED_LOOPS) );
+    for (i = 0; i < 2; i++) CloseHandle( t[i] );
+}
+
+int main( int argc, char **argv )
+{
+    HMODULE advapi32 = LoadLibraryA( "advapi32.dll" );
+
+    QueryPerformanceFrequency( &freq );
+    never_event = CreateEventA( NULL, TRUE, FALSE, NULL );
+    InitializeCriticalSection( &cs );
+    mutex = CreateMutexA( NULL, FALSE, NULL );
+    event = CreateEventA( NULL, FALSE, FALSE, NULL );
+
+    printf( "cs_uncontended %.1f ns\n", measure( cs_uncontended, 300 ) );
+    bench_contended();
+    printf( "mutex_wait_release %.1f ns\n", measure( mutex_wait_release, 300 ) );
+    printf( "event_set_wait %.1f ns\n", measure( event_set_wait, 300 ) );
+
+    pOpenThreadWaitChainSession = (void *)GetProcAddress( advapi32, "OpenThreadWaitChainSession" );
+    pGetThreadWaitChain = (void *)GetProcAddress( advapi32, "GetThreadWaitChain" );
+    if (!(session = pOpenThreadWaitChainSession( 0, NULL )))
+    {
+        printf( "# Wait Chain Traversal not supported\n" );
+        return 0;
+    }
+    abandoned_mutex = CreateMutexA( NULL, FALSE, NULL );
+    WaitForSingleObject( CreateThread( NULL, 0, own_and_exit, NULL, 0, NULL ), INFINITE );
+    bench_chain( 1, FALSE, 1 );
+    bench_chain( 3, FALSE, 5 );
+    bench_chain( 5, FALSE, 9 );
+    bench_chain( 8, TRUE, 16 );
+    return 0;
+}
