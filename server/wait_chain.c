@@ -21,9 +21,12 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "ntstatus.h"
 #define WIN32_NO_STATUS
@@ -76,23 +79,50 @@ static struct wait_chain_node *add_node( struct chain *chain, unsigned int type,
 }
 
 /* voluntary plus involuntary context switches of a thread, from /proc */
-static unsigned int context_switches( struct thread *thread )
+static unsigned int read_context_switches( struct thread *thread )
 {
-    char path[64], line[128];
-    unsigned int total = 0, value;
-    FILE *file;
+    static const char * const fields[] = { "\nvoluntary_ctxt_switches:", "\nnonvoluntary_ctxt_switches:" };
+    char path[64], buffer[4096], *p;
+    unsigned int i, total = 0;
+    ssize_t size;
+    int fd;
 
     if (thread->unix_pid == -1 || thread->unix_tid == -1) return 0;
     snprintf( path, sizeof(path), "/proc/%d/task/%d/status", thread->unix_pid, thread->unix_tid );
-    if (!(file = fopen( path, "r" ))) return 0;
-    while (fgets( line, sizeof(line), file ))
-    {
-        if (sscanf( line, "voluntary_ctxt_switches: %u", &value ) == 1 ||
-            sscanf( line, "nonvoluntary_ctxt_switches: %u", &value ) == 1)
-            total += value;
-    }
-    fclose( file );
+    if ((fd = open( path, O_RDONLY )) == -1) return 0;
+    size = read( fd, buffer, sizeof(buffer) - 1 );
+    close( fd );
+    if (size <= 0) return 0;
+    buffer[size] = 0;
+    for (i = 0; i < ARRAY_SIZE(fields); i++)
+        if ((p = strstr( buffer, fields[i] ))) total += strtoul( p + strlen( fields[i] ), NULL, 10 );
     return total;
+}
+
+/* A thread blocked in a wait does not run, so its count cannot change
+ * before the wait ends: it is read once per wait. The cache is a small
+ * fixed table indexed by thread id. */
+struct switch_count
+{
+    thread_id_t  tid;
+    timeout_t    since;   /* start of the wait the count was read in */
+    unsigned int count;
+};
+
+static struct switch_count switch_counts[256];
+
+static unsigned int context_switches( struct thread *thread, int waiting, timeout_t since )
+{
+    struct switch_count *entry = &switch_counts[(thread->id / 4) % ARRAY_SIZE(switch_counts)];
+
+    if (!waiting) return read_context_switches( thread );
+    if (entry->tid != thread->id || entry->since != since)
+    {
+        entry->tid = thread->id;
+        entry->since = since;
+        entry->count = read_context_switches( thread );
+    }
+    return entry->count;
 }
 
 /* may the requesting thread look at this one? */
@@ -116,7 +146,7 @@ static void add_thread_node( struct chain *chain, struct thread *thread, int *wa
     node->pid = thread->process->id;
     node->tid = thread->id;
     node->teb = thread->teb;
-    node->context_switches = context_switches( thread );
+    node->context_switches = context_switches( thread, *waiting, since );
     if (*waiting && monotonic_time > since) node->wait_time = (monotonic_time - since) / 10000;
 }
 

@@ -72,6 +72,8 @@ static DWORD WINAPI own_and_exit( void *arg )
     return 0;
 }
 
+static double chain_ns[17];
+
 static void bench_chain( int threads, BOOL abandoned, int expect )
 {
     HANDLE t[8];
@@ -90,7 +92,10 @@ static void bench_chain( int threads, BOOL abandoned, int expect )
         Sleep( 20 );
     }
     if (query_nodes == expect)
-        printf( "wct_chain_%d_nodes %.1f ns\n", expect, measure( query, 300 ) );
+    {
+        chain_ns[expect] = measure( query, 300 );
+        printf( "wct_chain_%d_nodes %.1f ns\n", expect, chain_ns[expect] );
+    }
     else
         printf( "# wct_chain_%d_nodes: not supported (%lu nodes)\n", expect, query_nodes );
     TerminateThread( t[threads - 1], 0 );
@@ -179,5 +184,7 @@ int main( int argc, char **argv )
     bench_chain( 3, FALSE, 5 );
     bench_chain( 5, FALSE, 9 );
     bench_chain( 8, TRUE, 16 );
+    if (chain_ns[1] && chain_ns[16])
+        printf( "wct_chain_16_over_1 %.2f ratio\n", chain_ns[16] / chain_ns[1] );
     return 0;
 }
