@@ -720,6 +720,57 @@ static void test_send_message(void)
     CloseHandle( deadlock_ready[0] );
 }
 
+/* W-28, W-29: a thread whose DACL denies everyone */
+static void test_access( const char *exe )
+{
+    SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    HANDLE mutex, ready, t;
+    DWORD tid;
+    char cmd[MAX_PATH + 64];
+    BOOL ret;
+
+    mutex = CreateMutexA( &sa, FALSE, NULL );
+    ready = CreateEventA( &sa, TRUE, FALSE, NULL );
+    sprintf( cmd, "\"%s\" wct deny_access %Iu %Iu", exe, (ULONG_PTR)mutex, (ULONG_PTR)ready );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "no child\n" );
+    ok( WaitForSingleObject( ready, 10000 ) == WAIT_OBJECT_0, "the child did not take the mutex\n" );
+
+    node_count = WCT_MAX_NODE_COUNT;
+    SetLastError( 0xdeadbeef );
+    ret = pGetThreadWaitChain( session, 0, 0, pi.dwThreadId, &node_count, nodes, &is_cycle );
+    ok( !ret && GetLastError() == ERROR_ACCESS_DENIED, "W-28: %d, error %lu\n", ret, GetLastError() );
+
+    t = start_thread( wait_handle, mutex, &tid );
+    ret = query_chain( tid, WCT_OUT_OF_PROC_FLAG, WCT_MAX_NODE_COUNT, 3 );
+    ok( ret && node_count == 3, "W-29: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
+    check_thread( 0, tid, WctStatusBlocked );
+    check_object( 1, WctMutexType, WctStatusOwned );
+    ok( nodes[2].ObjectType == WctThreadType, "W-29: type %u\n", nodes[2].ObjectType );
+    ok( nodes[2].ObjectStatus == WctStatusNoAccess, "W-29: status %u\n", nodes[2].ObjectStatus );
+
+    TerminateProcess( pi.hProcess, 0 );
+    finish_thread( t, FALSE );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+    CloseHandle( mutex );
+    CloseHandle( ready );
+}
+
+static void child_deny_access( HANDLE mutex, HANDLE ready )
+{
+    SECURITY_DESCRIPTOR sd;
+    ACL acl;
+
+    InitializeAcl( &acl, sizeof(acl), ACL_REVISION );
+    InitializeSecurityDescriptor( &sd, SECURITY_DESCRIPTOR_REVISION );
+    SetSecurityDescriptorDacl( &sd, TRUE, &acl, FALSE );
+    SetKernelObjectSecurity( GetCurrentThread(), DACL_SECURITY_INFORMATION, &sd );
+    SetKernelObjectSecurity( GetCurrentProcess(), DACL_SECURITY_INFORMATION, &sd );
+    child_own_mutex( mutex, ready );
+}
+
 /* W-24 */
 static void test_layout(void)
 {
@@ -743,6 +794,12 @@ START_TEST(wct)
     if (argc >= 3 && !strcmp( argv[2], "sleep" ))
     {
         Sleep( 30000 );
+        return;
+    }
+    if (argc >= 5 && !strcmp( argv[2], "deny_access" ))
+    {
+        child_deny_access( (HANDLE)(ULONG_PTR)_strtoui64( argv[3], NULL, 10 ),
+                           (HANDLE)(ULONG_PTR)_strtoui64( argv[4], NULL, 10 ) );
         return;
     }
     if (argc >= 5 && !strcmp( argv[2], "own_mutex" ))
@@ -776,6 +833,7 @@ START_TEST(wct)
     test_process_wait( argv[0] );
     test_other_process( argv[0] );
     test_send_message();
+    test_access( argv[0] );
     test_missing_threads();
     test_async_close();
     test_long_chain();
