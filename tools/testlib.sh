@@ -18,7 +18,11 @@ pe_libs() {
 # build_exe SRC EXE: a Windows console program, as Wine builds its tests.
 build_exe() {
     src=$1 exe=$2
-    [ -f "$exe" ] && [ "$exe" -nt "$src" ] && [ "$exe" -nt "$STAGED/include/wine/test.h" ] && return 0
+    if [ -f "$exe" ] && [ "$exe" -nt "$src" ] && [ "$exe" -nt "$STAGED/include/wine/test.h" ]; then
+        stale=""
+        for h in "$TOP"/tests/include/*.h; do [ "$h" -nt "$exe" ] && stale=1; done
+        [ -z "$stale" ] && return 0
+    fi
     x86_64-w64-mingw32-gcc -c -o "$exe.o" "$src" -I"$STAGED/include" -I"$STAGED/include/msvcrt" \
         -I"$TOP/tests/include" -D_MSVCR_VER=0 -D__WINE_PE_BUILD -Wall -Werror -g -O2 &&
     "$STAGED/tools/winegcc/winegcc" -o "$exe" --wine-objdir "$STAGED" -b x86_64-w64-mingw32 \

@@ -11,32 +11,11 @@
 #include <windows.h>
 #include <psapi.h>
 
+#include "bench.h"
+
 static USHORT (WINAPI *pRtlCaptureStackBackTrace)(ULONG, ULONG, void **, ULONG *);
 static volatile LONG sink;
 static void *frames[4096];
-static LARGE_INTEGER freq;
-
-static double now_ns(void)
-{
-    LARGE_INTEGER t;
-    QueryPerformanceCounter( &t );
-    return (double)t.QuadPart * 1e9 / (double)freq.QuadPart;
-}
-
-/* Runs 'body' for about 'ms' milliseconds; returns ns per call. */
-static double measure( void (*body)(void), int ms )
-{
-    double start = now_ns(), end;
-    long calls = 0;
-
-    do
-    {
-        body(); body(); body(); body();
-        calls += 4;
-        end = now_ns();
-    } while (end - start < ms * 1e6);
-    return (end - start) / calls;
-}
 
 static USHORT last_count;
 
@@ -186,7 +165,6 @@ static void bench_lookup(void)
 
 int main( int argc, char **argv )
 {
-    QueryPerformanceFrequency( &freq );
     pRtlCaptureStackBackTrace = (void *)GetProcAddress( GetModuleHandleA( "ntdll.dll" ),
                                                         "RtlCaptureStackBackTrace" );
     bench_depth( 8 );

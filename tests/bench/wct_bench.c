@@ -11,32 +11,12 @@
 #include <windows.h>
 #include <wct.h>
 
+#include "bench.h"
+
 static HWCT (WINAPI *pOpenThreadWaitChainSession)(DWORD, PWAITCHAINCALLBACK);
 static BOOL (WINAPI *pGetThreadWaitChain)(HWCT, DWORD_PTR, DWORD, DWORD, DWORD *, WAITCHAIN_NODE_INFO *, BOOL *);
 
-static LARGE_INTEGER freq;
 static HANDLE never_event;
-
-static double now_ns(void)
-{
-    LARGE_INTEGER t;
-    QueryPerformanceCounter( &t );
-    return (double)t.QuadPart * 1e9 / (double)freq.QuadPart;
-}
-
-static double measure( void (*body)(void), int ms )
-{
-    double start = now_ns(), end;
-    long calls = 0;
-
-    do
-    {
-        body(); body(); body(); body();
-        calls += 4;
-        end = now_ns();
-    } while (end - start < ms * 1e6);
-    return (end - start) / calls;
-}
 
 /* chains of 1, 5, 9 and 16 nodes: threads joining the next one; the last
  * one waits on an event, or for 16 nodes on an abandoned mutex as well */
@@ -147,12 +127,12 @@ static DWORD WINAPI contend( void *arg )
 static void bench_contended(void)
 {
     HANDLE t[2];
-    double start = now_ns();
+    double start = bench_now_ns();
     int i;
 
     for (i = 0; i < 2; i++) t[i] = CreateThread( NULL, 0, contend, NULL, 0, NULL );
     WaitForMultipleObjects( 2, t, TRUE, INFINITE );
-    printf( "cs_contended %.1f ns\n", (now_ns() - start) / (2 * CONTENDED_LOOPS) );
+    printf( "cs_contended %.1f ns\n", (bench_now_ns() - start) / (2 * CONTENDED_LOOPS) );
     for (i = 0; i < 2; i++) CloseHandle( t[i] );
 }
 
@@ -160,7 +140,6 @@ int main( int argc, char **argv )
 {
     HMODULE advapi32 = LoadLibraryA( "advapi32.dll" );
 
-    QueryPerformanceFrequency( &freq );
     never_event = CreateEventA( NULL, TRUE, FALSE, NULL );
     InitializeCriticalSection( &cs );
     mutex = CreateMutexA( NULL, FALSE, NULL );
