@@ -1,0 +1,179 @@
+/*
+ * Fuzzing of the wineserver's get_wait_chain request, sent directly: random
+ * and boundary thread ids, every flag bit, reply buffers of every size. The
+ * server must answer each one sanely and keep serving the prefix. Wine only:
+ * skips where there is no wine_server_call.
+ *
+ * Set WCT_FUZZ_ROUNDS for a longer run (default 100000).
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ntstatus.h"
+#define WIN32_NO_STATUS
+#include <windows.h>
+#include <winternl.h>
+#include <wct.h>
+#include "wine/server.h"
+#include "wine/wait_chain.h"
+
+#define STANDALONE
+#include "wine/test.h"
+
+static unsigned int (CDECL *p_wine_server_call)( void *req );
+
+static unsigned int seed = 12345;
+
+static unsigned int next_random(void)
+{
+    seed = seed * 1103515245 + 12345;
+    return (seed >> 8) ^ (seed << 20);
+}
+
+struct outcome
+{
+    unsigned int success, not_found, invalid, denied, other;
+};
+
+static NTSTATUS send_request( DWORD tid, DWORD flags, void *buffer, unsigned int size,
+                              unsigned int *total, unsigned int *returned )
+{
+    struct __server_request_info __req;
+    struct get_wait_chain_request * const req = &__req.u.req.get_wait_chain_request;
+    const struct get_wait_chain_reply * const reply = &__req.u.reply.get_wait_chain_reply;
+    NTSTATUS status;
+
+    memset( &__req, 0, sizeof(__req) );
+    __req.u.req.request_header.req = REQ_get_wait_chain;
+    __req.data_count = 0;
+    req->tid = tid;
+    req->flags = flags;
+    __req.reply_data = buffer;
+    __req.u.req.request_header.reply_size = size;
+    status = p_wine_server_call( &__req );
+    *total = reply->total;
+    *returned = reply->__header.reply_size;
+    return status;
+}
+
+static DWORD WINAPI exit_at_once( void *arg ) { return 0; }
+
+static HANDLE never_event;
+
+static DWORD WINAPI wait_handle( void *arg )
+{
+    WaitForSingleObject( arg, INFINITE );
+    return 0;
+}
+
+START_TEST(server_fuzz)
+{
+    static const DWORD special_tids[] = { 0, ~0u, 0xfffffffc, 4, 8, 0x7fffffff, 0x80000000 };
+    struct wait_chain_node nodes[WCT_MAX_NODE_COUNT + 2];
+    struct outcome out = { 0 };
+    unsigned int i, rounds = 100000, total, returned, size, bad = 0;
+    DWORD tids[8], exited, flags, tid;
+    HANDLE threads[4], thread;
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    char cmd[MAX_PATH + 32], buf[32], **argv;
+    NTSTATUS status;
+    DWORD start;
+
+    if (winetest_get_mainargs( &argv ) >= 3 && !strcmp( argv[2], "child" ))
+    {
+        Sleep( 60000 );
+        return;
+    }
+    p_wine_server_call = (void *)GetProcAddress( GetModuleHandleA( "ntdll.dll" ), "wine_server_call" );
+    if (!p_wine_server_call)
+    {
+        win_skip( "not Wine\n" );
+        return;
+    }
+    if (GetEnvironmentVariableA( "WCT_FUZZ_ROUNDS", buf, sizeof(buf) )) rounds = atoi( buf );
+
+    /* live threads in a chain, an exited one, and a thread of another process */
+    never_event = CreateEventA( NULL, TRUE, FALSE, NULL );
+    threads[0] = CreateThread( NULL, 0, wait_handle, never_event, 0, &tids[0] );
+    for (i = 1; i < 4; i++) threads[i] = CreateThread( NULL, 0, wait_handle, threads[i - 1], 0, &tids[i] );
+    thread = CreateThread( NULL, 0, exit_at_once, NULL, 0, &exited );
+    WaitForSingleObject( thread, INFINITE );
+    CloseHandle( thread );
+    sprintf( cmd, "\"%s\" server_fuzz child", argv[0] );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ), "no child\n" );
+    tids[4] = exited;
+    tids[5] = GetCurrentThreadId();
+    tids[6] = pi.dwThreadId;
+    tids[7] = pi.dwProcessId;  /* a process id is not a thread id */
+
+    start = GetTickCount();
+    for (i = 0; i < rounds; i++)
+    {
+        unsigned int r = next_random();
+
+        switch (r % 3)
+        {
+        case 0: tid = tids[(r >> 4) % ARRAY_SIZE(tids)]; break;
+        case 1: tid = special_tids[(r >> 4) % ARRAY_SIZE(special_tids)]; break;
+        default: tid = next_random(); break;
+        }
+        flags = (i & 1) ? (1u << ((r >> 8) % 32)) : (next_random() & 0xf);
+        size = (i < sizeof(nodes)) ? i : next_random() % (sizeof(nodes) + 1);
+
+        memset( nodes, 0xcc, sizeof(nodes) );
+        total = returned = 0xdeadbeef;
+        status = send_request( tid, flags, nodes, size, &total, &returned );
+        switch (status)
+        {
+        case STATUS_SUCCESS:
+            out.success++;
+            if (returned > size || (returned % sizeof(nodes[0]) && returned != size) ||
+                total < 1 || total > WCT_MAX_NODE_COUNT + 1 ||
+                (returned >= sizeof(nodes[0]) && (nodes[0].type != WctThreadType || nodes[0].tid != tid)))
+            {
+                if (bad++ < 10) ok( 0, "tid %#lx flags %#lx size %u: total %u, returned %u, node 0 %u/%u\n",
+                                    tid, flags, size, total, returned, nodes[0].type, nodes[0].tid );
+            }
+            break;
+        case STATUS_INVALID_CID:
+        case STATUS_INVALID_PARAMETER:
+            if (status == STATUS_INVALID_CID) out.not_found++;
+            else out.invalid++;
+            break;
+        case STATUS_ACCESS_DENIED: out.denied++; break;
+        default:
+            out.other++;
+            if (bad++ < 10) ok( 0, "tid %#lx flags %#lx size %u: status %#lx\n", tid, flags, size, status );
+            break;
+        }
+    }
+    trace( "%u requests in %lu ms: %u ok, %u not found, %u invalid, %u denied, %u other\n",
+           rounds, GetTickCount() - start, out.success, out.not_found, out.invalid, out.denied, out.other );
+    ok( !bad, "%u malformed replies\n", bad );
+    ok( out.success > 0 && out.not_found > 0 && out.invalid > 0, "the inputs did not reach every path\n" );
+
+    /* the server still serves the prefix: a new process starts and ends */
+    TerminateProcess( pi.hProcess, 0 );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+    ok( CreateProcessA( NULL, (char *)"cmd.exe /c exit 7", NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ),
+        "no new process after fuzzing\n" );
+    ok( WaitForSingleObject( pi.hProcess, 30000 ) == WAIT_OBJECT_0, "the new process hangs\n" );
+    GetExitCodeProcess( pi.hProcess, &flags );
+    ok( flags == 7, "the new process exited with %lu\n", flags );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+
+    TerminateThread( threads[0], 0 );
+    for (i = 0; i < 4; i++)
+    {
+        WaitForSingleObject( threads[i], INFINITE );
+        CloseHandle( threads[i] );
+    }
+}
