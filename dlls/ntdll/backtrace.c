@@ -108,9 +108,10 @@ static BOOL step_frame( CONTEXT *context, BOOL *leaf_ok, const struct stack_limi
 }
 
 /* The common core: walk from 'context' (whose own frame is not reported),
- * drop 'skip' return addresses, store at most 'count'. '*n' counts what is
+ * drop 'skip' return addresses, store at most 'count', and the stack pointer
+ * of each frame they return into when 'stack' is given. '*n' counts what is
  * stored as it is stored, so a fault part-way leaves a valid prefix. */
-static void walk_frames( CONTEXT *context, ULONG skip, ULONG count, void **buffer,
+static void walk_frames( CONTEXT *context, ULONG skip, ULONG count, void **buffer, void **stack,
                          const struct stack_limits *limits, ULONG *n )
 {
     BOOL leaf_ok = TRUE;
@@ -121,22 +122,20 @@ static void walk_frames( CONTEXT *context, ULONG skip, ULONG count, void **buffe
         else
         {
             buffer[*n] = (void *)context->Rip;
+            if (stack) stack[*n] = (void *)context->Rsp;
             ++*n;
         }
     }
 }
 
-static ULONG walk_current_thread( CONTEXT *context, ULONG skip, ULONG count, void **buffer )
+static ULONG walk_stack( CONTEXT *context, ULONG skip, ULONG count, void **buffer, void **stack,
+                         const struct stack_limits *limits )
 {
-    struct stack_limits limits;
     ULONG n = 0;
-
-    limits.low = (ULONG64)NtCurrentTeb()->Tib.StackLimit;
-    limits.high = (ULONG64)NtCurrentTeb()->Tib.StackBase;
 
     __TRY
     {
-        walk_frames( context, skip, count, buffer, &limits, &n );
+        walk_frames( context, skip, count, buffer, stack, limits, &n );
     }
     __EXCEPT_PAGE_FAULT
     {
@@ -145,6 +144,53 @@ static ULONG walk_current_thread( CONTEXT *context, ULONG skip, ULONG count, voi
     }
     __ENDTRY
     return n;
+}
+
+static ULONG walk_current_thread( CONTEXT *context, ULONG skip, ULONG count, void **buffer )
+{
+    struct stack_limits limits;
+
+    limits.low = (ULONG64)NtCurrentTeb()->Tib.StackLimit;
+    limits.high = (ULONG64)NtCurrentTeb()->Tib.StackBase;
+    return walk_stack( context, skip, count, buffer, NULL, &limits );
+}
+
+
+/*************************************************************************
+ *      __wine_walk_thread_frames (NTDLL.@)
+ *
+ * Walk the stack of a thread of this process from 'context', a context of
+ * that thread (held still by the caller unless it is the current thread).
+ * Like RtlWalkFrameChain, the frame of 'context' itself is not reported.
+ */
+NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, CONTEXT *context, ULONG skip, ULONG count,
+                                           void **frames, void **stack_ptrs, ULONG *ret_count )
+{
+    THREAD_BASIC_INFORMATION info;
+    struct stack_limits limits;
+    NTSTATUS status;
+    TEB *teb;
+
+    TRACE( "(%p, %p, %lu, %lu, %p, %p, %p)\n", thread, context, skip, count, frames, stack_ptrs, ret_count );
+
+    if ((status = NtQueryInformationThread( thread, ThreadBasicInformation, &info, sizeof(info), NULL )))
+        return status;
+    if (HandleToULong( info.ClientId.UniqueProcess ) != GetCurrentProcessId()) return STATUS_NOT_SUPPORTED;
+
+    teb = info.TebBaseAddress;
+    __TRY
+    {
+        limits.low = (ULONG64)teb->DeallocationStack;
+        limits.high = (ULONG64)teb->Tib.StackBase;
+    }
+    __EXCEPT_PAGE_FAULT
+    {
+        /* the thread is gone, and its TEB with it */
+        return STATUS_INVALID_HANDLE;
+    }
+    __ENDTRY
+    *ret_count = walk_stack( context, skip, count, frames, stack_ptrs, &limits );
+    return STATUS_SUCCESS;
 }
 
 

@@ -1,0 +1,189 @@
+/*
+ * Windows Embedded Compact call stacks: GetThreadCallStack
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301, USA
+ */
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "ntstatus.h"
+#define WIN32_NO_STATUS
+#include "windef.h"
+#include "winbase.h"
+#include "winternl.h"
+#include "pkfuncs.h"
+
+#include "wine/debug.h"
+
+WINE_DEFAULT_DEBUG_CHANNEL(callstack);
+
+extern NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, CONTEXT *context, ULONG skip, ULONG count,
+                                                  void **frames, void **stack_ptrs, ULONG *ret_count );
+
+#define KNOWN_FLAGS (STACKSNAP_FAIL_IF_INCOMPLETE | STACKSNAP_EXTENDED_INFO | STACKSNAP_INPROC_ONLY | \
+                     STACKSNAP_RETURN_FRAMES_ON_ERROR | STACKSNAP_NEW_VM)
+
+/* No stack holds more frames than this (each takes at least 16 bytes). */
+#define MAX_FRAMES 0x10000
+
+struct frames
+{
+    ULONG  count;
+    void **addr;    /* return addresses; for another thread the first is its Rip */
+    void **stack;   /* stack pointer of each frame */
+};
+
+/* Walk 'thread': from 'own' (a context captured by our caller) for the
+ * current thread, else with the thread held still. Nothing is allocated
+ * while it is: it may hold the heap lock. */
+static DWORD walk_thread( HANDLE thread, CONTEXT *own, struct frames *frames, ULONG want )
+{
+    CONTEXT context;
+    NTSTATUS status;
+    ULONG n = 0;
+
+    if (own) status = __wine_walk_thread_frames( thread, own, 0, want, frames->addr, frames->stack, &n );
+    else
+    {
+        if (SuspendThread( thread ) == (DWORD)-1) return GetLastError();
+        context.ContextFlags = CONTEXT_FULL;
+        if (!GetThreadContext( thread, &context ))
+        {
+            DWORD error = GetLastError();
+            ResumeThread( thread );
+            return error;
+        }
+        frames->addr[0] = (void *)context.Rip;
+        frames->stack[0] = (void *)context.Rsp;
+        status = __wine_walk_thread_frames( thread, &context, 0, want - 1, frames->addr + 1,
+                                            frames->stack + 1, &n );
+        n++;
+        ResumeThread( thread );
+    }
+    if (status) return RtlNtStatusToDosError( status );
+    frames->count = n;
+    return ERROR_SUCCESS;
+}
+
+static void store_frame( void *buffer, ULONG i, DWORD flags, void *addr, void *stack, DWORD pid )
+{
+    /* arguments travel in registers on x86_64 and are not recoverable: zero */
+    if (flags & STACKSNAP_EXTENDED_INFO)
+    {
+        CallSnapshotEx *ex = (CallSnapshotEx *)buffer + i;
+        memset( ex, 0, sizeof(*ex) );
+        ex->dwReturnAddr = (DWORD_PTR)addr;
+        ex->dwFramePtr = (DWORD_PTR)stack;
+        ex->dwCurProc = pid;
+    }
+    else if (flags & STACKSNAP_NEW_VM)
+    {
+        CallSnapshot3 *s3 = (CallSnapshot3 *)buffer + i;
+        memset( s3, 0, sizeof(*s3) );
+        s3->dwReturnAddr = (DWORD_PTR)addr;
+        s3->dwFramePtr = (DWORD_PTR)stack;
+        s3->dwActvProc = pid;
+        s3->dwVMProc = pid;
+    }
+    else ((CallSnapshot *)buffer)[i].dwReturnAddr = (DWORD_PTR)addr;
+}
+
+static BOOL thread_has_exited( HANDLE thread )
+{
+    DWORD code;
+    return GetExitCodeThread( thread, &code ) && code != STILL_ACTIVE;
+}
+
+static ULONG call_stack( HANDLE thread, CONTEXT *own, ULONG max, void *buffer, DWORD flags, DWORD skip )
+{
+    struct frames frames = { 0 };
+    ULONG i, count = 0, want;
+    DWORD error, pid;
+
+    if ((flags & ~KNOWN_FLAGS) || ((flags & STACKSNAP_EXTENDED_INFO) && (flags & STACKSNAP_NEW_VM)) ||
+        !max || !buffer)
+    {
+        SetLastError( ERROR_INVALID_PARAMETER );
+        return 0;
+    }
+    if (!(pid = GetProcessIdOfThread( thread )) || (!own && thread_has_exited( thread )))
+    {
+        SetLastError( ERROR_INVALID_HANDLE );
+        return 0;
+    }
+    if (pid != GetCurrentProcessId())
+    {
+        FIXME( "threads of other processes are not supported yet\n" );
+        SetLastError( ERROR_NOT_SUPPORTED );
+        return 0;
+    }
+
+    /* one frame more than asked for tells whether the stack goes on */
+    want = skip >= MAX_FRAMES || max >= MAX_FRAMES ? MAX_FRAMES : min( MAX_FRAMES, skip + max + 1 );
+    frames.addr = malloc( want * sizeof(void *) );
+    frames.stack = malloc( want * sizeof(void *) );
+    if (!frames.addr || !frames.stack) error = ERROR_NOT_ENOUGH_MEMORY;
+    else if (!(error = walk_thread( thread, own, &frames, want )) && skip >= frames.count)
+        error = ERROR_INVALID_PARAMETER;
+
+    if (!error)
+    {
+        count = min( frames.count - skip, max );
+        if (frames.count - skip > max && (flags & STACKSNAP_FAIL_IF_INCOMPLETE))
+        {
+            error = ERROR_INSUFFICIENT_BUFFER;
+            if (!(flags & STACKSNAP_RETURN_FRAMES_ON_ERROR)) count = 0;
+        }
+        for (i = 0; i < count; i++)
+            store_frame( buffer, i, flags, frames.addr[skip + i], frames.stack[skip + i], pid );
+    }
+    free( frames.addr );
+    free( frames.stack );
+
+    TRACE( "%lu frames, error %lu\n", count, error );
+    if (error || (flags & STACKSNAP_RETURN_FRAMES_ON_ERROR)) SetLastError( error );
+    return count;
+}
+
+/***********************************************************************
+ *      GetThreadCallStack (COREDLL.@)
+ */
+ULONG WINAPI GetThreadCallStack( HANDLE thread, ULONG max, void *frames, DWORD flags, DWORD skip )
+{
+    CONTEXT context;
+
+    TRACE( "(%p, %lu, %p, %#lx, %lu)\n", thread, max, frames, flags, skip );
+
+    if (GetThreadId( thread ) != GetCurrentThreadId())
+        return call_stack( thread, NULL, max, frames, flags, skip );
+    RtlCaptureContext( &context );
+    return call_stack( GetCurrentThread(), &context, max, frames, flags, skip );
+}
+
+/***********************************************************************
+ *      GetCallStackSnapshot (COREDLL.@)
+ */
+ULONG WINAPI GetCallStackSnapshot( ULONG max, CallSnapshot frames[], DWORD flags, DWORD skip )
+{
+    CONTEXT context;
+
+    TRACE( "(%lu, %p, %#lx, %lu)\n", max, frames, flags, skip );
+
+    RtlCaptureContext( &context );
+    return call_stack( GetCurrentThread(), &context, max, frames, flags, skip );
+}

@@ -1,0 +1,253 @@
+/*
+ * Conformance tests for GetThreadCallStack and GetCallStackSnapshot
+ * (coredll, Windows Embedded Compact). Test ids (C-nn) refer to the
+ * project's GetThreadCallStack specification. Desktop Windows has no
+ * coredll: the test skips there.
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <stdio.h>
+#include <windows.h>
+#include <pkfuncs.h>
+
+#define STANDALONE
+#include "wine/test.h"
+
+static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
+static ULONG (WINAPI *pGetCallStackSnapshot)(ULONG, CallSnapshot *, DWORD, DWORD);
+static NTSTATUS (WINAPI *pLdrLockLoaderLock)(ULONG, ULONG *, ULONG_PTR *);
+static NTSTATUS (WINAPI *pLdrUnlockLoaderLock)(ULONG, ULONG_PTR);
+
+static volatile LONG sink;
+
+static BOOL in_function( DWORD_PTR addr, void *func )
+{
+    ULONG64 base;
+    RUNTIME_FUNCTION *entry = RtlLookupFunctionEntry( addr, &base, NULL );
+    return entry && base + entry->BeginAddress == (ULONG64)func;
+}
+
+/* one call site for every snapshot, so that only the paging differs */
+static ULONG __attribute__((noinline)) snapshot( ULONG max, CallSnapshot *frames, DWORD flags, DWORD page )
+{
+    ULONG n = pGetCallStackSnapshot( max, frames, flags, page );
+    sink++;
+    return n;
+}
+
+/* C-01, C-02: round 0 takes the whole stack, the next ones page through it
+ * one frame at a time, all through the same call instruction */
+static void test_current_thread(void)
+{
+    static volatile ULONG max_frames[2] = { 64, 1 };
+    CallSnapshot all[64], one, *volatile buffers[2] = { all, &one };
+    ULONG n = 0, i, round, got;
+
+    for (round = 0; round < 64; round++)
+    {
+        one.dwReturnAddr = 0;
+        /* opaque arguments keep the compiler from making round 0 a call of its own */
+        got = snapshot( max_frames[round != 0], buffers[round != 0], 0, round - (round != 0) );
+        if (!round)
+        {
+            n = got;
+            continue;
+        }
+        if (got != 1) break;
+        ok( one.dwReturnAddr == all[round - 1].dwReturnAddr, "C-02: frame %lu: %#Ix, expected %#Ix\n",
+            round - 1, one.dwReturnAddr, all[round - 1].dwReturnAddr );
+    }
+    ok( round - 1 == n, "C-02: paging found %lu frames, one call %lu\n", round - 1, n );
+
+    ok( n >= 3 && n < 64, "C-01: %lu frames\n", n );
+    ok( in_function( all[0].dwReturnAddr, snapshot ),
+        "C-01: frame 0 %#Ix not in the caller\n", all[0].dwReturnAddr );
+    for (i = 0; i < n; i++) ok( all[i].dwReturnAddr != 0, "C-01: frame %lu is 0\n", i );
+}
+
+/* C-03 .. C-08 */
+static void test_parameters(void)
+{
+    CallSnapshot frames[64];
+    ULONG n;
+
+    SetLastError( 0xdeadbeef );
+    n = snapshot( 64, frames, 0x20, 0 );
+    ok( !n && GetLastError() == ERROR_INVALID_PARAMETER, "C-03: unknown flag: %lu, error %lu\n", n, GetLastError() );
+    SetLastError( 0xdeadbeef );
+    n = snapshot( 64, frames, STACKSNAP_EXTENDED_INFO | STACKSNAP_NEW_VM, 0 );
+    ok( !n && GetLastError() == ERROR_INVALID_PARAMETER, "C-03: EXTENDED|NEW_VM: %lu, error %lu\n", n, GetLastError() );
+    SetLastError( 0xdeadbeef );
+    n = snapshot( 0, frames, 0, 0 );
+    ok( !n && GetLastError() == ERROR_INVALID_PARAMETER, "C-04: max 0: %lu, error %lu\n", n, GetLastError() );
+    SetLastError( 0xdeadbeef );
+    n = snapshot( 64, NULL, 0, 0 );
+    ok( !n && GetLastError() == ERROR_INVALID_PARAMETER, "C-05: NULL buffer: %lu, error %lu\n", n, GetLastError() );
+    SetLastError( 0xdeadbeef );
+    n = snapshot( 64, frames, 0, 5000 );
+    ok( !n && GetLastError() == ERROR_INVALID_PARAMETER, "C-06: skip 5000: %lu, error %lu\n", n, GetLastError() );
+
+    SetLastError( 0xdeadbeef );
+    n = snapshot( 1, frames, STACKSNAP_FAIL_IF_INCOMPLETE, 0 );
+    ok( !n && GetLastError() == ERROR_INSUFFICIENT_BUFFER, "C-07: %lu, error %lu\n", n, GetLastError() );
+    SetLastError( 0xdeadbeef );
+    n = snapshot( 1, frames, STACKSNAP_FAIL_IF_INCOMPLETE | STACKSNAP_RETURN_FRAMES_ON_ERROR, 0 );
+    ok( n == 1 && GetLastError() == ERROR_INSUFFICIENT_BUFFER, "C-07: on error: %lu, error %lu\n", n, GetLastError() );
+
+    SetLastError( 0xdeadbeef );
+    n = snapshot( 64, frames, STACKSNAP_RETURN_FRAMES_ON_ERROR, 0 );
+    ok( n > 0 && GetLastError() == 0, "C-08: %lu, error %lu\n", n, GetLastError() );
+    SetLastError( 0xdeadbeef );
+    n = snapshot( 64, frames, 0, 0 );
+    ok( n > 0 && GetLastError() == 0xdeadbeef, "C-08: success touched the error: %lu\n", GetLastError() );
+}
+
+/* C-09, C-10: another thread, and one that has exited */
+static HANDLE release_event;
+
+static void __attribute__((noinline)) blocked_function(void)
+{
+    WaitForSingleObject( release_event, INFINITE );
+    sink++;
+}
+
+static DWORD WINAPI blocked_thread( void *arg )
+{
+    blocked_function();
+    return 0;
+}
+
+static DWORD WINAPI exit_at_once( void *arg ) { return 0; }
+
+static void test_other_thread(void)
+{
+    CallSnapshotEx ex[64];
+    CallSnapshot3 s3[64];
+    HANDLE thread;
+    ULONG n, i;
+    int found = -1;
+
+    release_event = CreateEventA( NULL, TRUE, FALSE, NULL );
+    thread = CreateThread( NULL, 0, blocked_thread, NULL, 0, NULL );
+    Sleep( 100 );
+    memset( ex, 0xcc, sizeof(ex) );
+    n = pGetThreadCallStack( thread, 64, ex, STACKSNAP_EXTENDED_INFO, 0 );
+    ok( n >= 3 && n < 64, "C-09: %lu frames, error %lu\n", n, GetLastError() );
+    for (i = 0; i < n; i++) if (in_function( ex[i].dwReturnAddr, blocked_function )) found = i;
+    ok( found > 0, "C-09: blocked_function not in the %lu frames\n", n );
+    for (i = 0; i < n; i++)
+    {
+        winetest_push_context( "frame %lu", i );
+        ok( ex[i].dwReturnAddr != 0, "no address\n" );
+        ok( ex[i].dwFramePtr != 0, "no frame pointer\n" );
+        if (i) ok( ex[i].dwFramePtr >= ex[i - 1].dwFramePtr, "frame pointer %#Ix below %#Ix\n",
+                   ex[i].dwFramePtr, ex[i - 1].dwFramePtr );
+        ok( ex[i].dwCurProc == GetCurrentProcessId(), "process %#Ix\n", ex[i].dwCurProc );
+        winetest_pop_context();
+    }
+
+    memset( s3, 0xcc, sizeof(s3) );
+    n = pGetThreadCallStack( thread, 64, s3, STACKSNAP_NEW_VM, 0 );
+    ok( n >= 3, "C-09: NEW_VM: %lu frames\n", n );
+    ok( s3[0].dwActvProc == GetCurrentProcessId() && s3[0].dwVMProc == GetCurrentProcessId(),
+        "C-09: processes %#Ix %#Ix\n", s3[0].dwActvProc, s3[0].dwVMProc );
+
+    /* the thread runs on after the walk */
+    SetEvent( release_event );
+    ok( WaitForSingleObject( thread, 5000 ) == WAIT_OBJECT_0, "C-09: the thread was not resumed\n" );
+    CloseHandle( thread );
+
+    thread = CreateThread( NULL, 0, exit_at_once, NULL, 0, NULL );
+    WaitForSingleObject( thread, INFINITE );
+    SetLastError( 0xdeadbeef );
+    n = pGetThreadCallStack( thread, 64, ex, 0, 0 );
+    ok( !n && GetLastError() == ERROR_INVALID_HANDLE, "C-10: %lu, error %lu\n", n, GetLastError() );
+    CloseHandle( thread );
+}
+
+/* Walking threads that keep taking the heap and loader locks never hangs. */
+static volatile LONG stop_locking;
+
+static DWORD WINAPI lock_loop( void *arg )
+{
+    ULONG_PTR cookie;
+
+    while (!stop_locking)
+    {
+        HeapLock( GetProcessHeap() );
+        HeapUnlock( GetProcessHeap() );
+        if (pLdrLockLoaderLock && !pLdrLockLoaderLock( 0, NULL, &cookie )) pLdrUnlockLoaderLock( 0, cookie );
+    }
+    return 0;
+}
+
+static void test_locks(void)
+{
+    CallSnapshot frames[64];
+    HANDLE thread = CreateThread( NULL, 0, lock_loop, NULL, 0, NULL );
+    int i, walked = 0;
+
+    for (i = 0; i < 300; i++) if (pGetThreadCallStack( thread, 64, frames, 0, 0 )) walked++;
+    stop_locking = 1;
+    ok( WaitForSingleObject( thread, 5000 ) == WAIT_OBJECT_0, "the locking thread is stuck\n" );
+    ok( walked == 300, "only %d of 300 walks returned frames\n", walked );
+    CloseHandle( thread );
+}
+
+/* C-11 */
+static void test_layout(void)
+{
+    ok( sizeof(CallSnapshot) == sizeof(void *), "CallSnapshot is %u bytes\n", (int)sizeof(CallSnapshot) );
+    ok( sizeof(CallSnapshotEx) == 7 * sizeof(void *), "CallSnapshotEx is %u bytes\n", (int)sizeof(CallSnapshotEx) );
+    ok( sizeof(CallSnapshot3) == 8 * sizeof(void *), "CallSnapshot3 is %u bytes\n", (int)sizeof(CallSnapshot3) );
+}
+
+/* C-12: a thread of another process */
+static void test_other_process( const char *exe )
+{
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    CallSnapshot frames[64];
+    char cmd[MAX_PATH + 32];
+    ULONG n;
+
+    sprintf( cmd, "\"%s\" callstack sleep", exe );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ), "C-12: no child\n" );
+    Sleep( 300 );
+    n = pGetThreadCallStack( pi.hThread, 64, frames, 0, 0 );
+    todo_wine ok( n >= 3, "C-12: %lu frames, error %lu\n", n, GetLastError() );
+    TerminateProcess( pi.hProcess, 0 );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+}
+
+START_TEST(callstack)
+{
+    HMODULE coredll = LoadLibraryA( "coredll.dll" ), ntdll = GetModuleHandleA( "ntdll.dll" );
+    char **argv;
+    int argc = winetest_get_mainargs( &argv );
+
+    if (argc >= 3 && !strcmp( argv[2], "sleep" ))
+    {
+        Sleep( 30000 );
+        return;
+    }
+    if (!coredll)
+    {
+        win_skip( "coredll.dll is not available (not Windows Embedded Compact)\n" );
+        return;
+    }
+    pGetThreadCallStack = (void *)GetProcAddress( coredll, "GetThreadCallStack" );
+    pGetCallStackSnapshot = (void *)GetProcAddress( coredll, "GetCallStackSnapshot" );
+    pLdrLockLoaderLock = (void *)GetProcAddress( ntdll, "LdrLockLoaderLock" );
+    pLdrUnlockLoaderLock = (void *)GetProcAddress( ntdll, "LdrUnlockLoaderLock" );
+
+    test_layout();
+    test_current_thread();
+    test_parameters();
+    test_other_thread();
+    test_locks();
+    test_other_process( argv[0] );
+}
