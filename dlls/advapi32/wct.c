@@ -215,6 +215,8 @@ static DWORD build_chain( struct chain *chain, DWORD tid, DWORD flags )
         {
             if (chain->nodes[i].type != WctThreadType || !chain->nodes[i].tid) continue;
             if (!(seen = find_thread_before( chain, chain->nodes[i].tid, first ))) continue;
+            /* the server may not know the thread waits (for a critical section) */
+            chain->nodes[i] = *seen;
             chain->count = i + 1;
             chain->cycle = TRUE;
             return ERROR_SUCCESS;

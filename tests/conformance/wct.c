@@ -714,6 +714,17 @@ static void test_send_message(void)
     check_object( 3, WctCriticalSectionType, WctStatusOwned );
     check_thread( 4, tid[0], WctStatusBlocked );
 
+    /* W-23 from the other side: the cycle closes on a thread the server
+     * sees running (it waits for a critical section) */
+    ret = query_chain( tid[1], 0, WCT_MAX_NODE_COUNT, 5 );
+    ok( ret && node_count == 5, "W-23: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
+    ok( is_cycle == TRUE, "W-23: no cycle\n" );
+    check_thread( 0, tid[1], WctStatusBlocked );
+    check_object( 1, WctCriticalSectionType, WctStatusOwned );
+    check_thread( 2, tid[0], WctStatusBlocked );
+    check_object( 3, WctSendMessageType, WctStatusBlocked );
+    check_thread( 4, tid[1], WctStatusBlocked );
+
     finish_thread( t[1], TRUE );
     finish_thread( t[0], TRUE );
     CloseHandle( owner_ready );

@@ -1,0 +1,20 @@
+#!/bin/sh
+# The main job's demonstration finds the three deadlocks, and wctdump's JSON
+# report is valid and says the same.
+set -eu
+[ -z "$STOCK" ] || { echo "layer only"; exit 77; }
+sh "$TOP/tools/demo.sh"
+python3 - "$TOP/build/demo/report.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+threads = [t for p in report["processes"] for t in p["threads"]]
+dead = [t for t in threads if t.get("deadlock")]
+assert report["deadlocked_threads"] == 6 == len(dead), report["deadlocked_threads"]
+kinds = {n["type"] for t in dead for n in t["chain"]}
+assert {"mutex", "critical_section", "send_message", "thread"} <= kinds, kinds
+for t in dead:
+    assert t["chain"][0]["tid"] == t["tid"] and t["chain"][-1]["type"] == "thread", t
+    assert t["chain"][-1]["status"] == "blocked", t
+    assert t["stack"] and t["stack"][-1]["where"].startswith("ntdll!"), t["stack"]
+print("JSON report: 6 deadlocked threads, every chain a cycle, every stack ending in ntdll")
+PY
