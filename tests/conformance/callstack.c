@@ -196,6 +196,35 @@ static void test_locks(void)
     CloseHandle( thread );
 }
 
+/* Threads that exit while they are walked: frames or an error, never a crash. */
+static DWORD WINAPI short_lived( void *arg )
+{
+    Sleep( (DWORD)(ULONG_PTR)arg );
+    return 0;
+}
+
+static void test_exiting_threads(void)
+{
+    CallSnapshot frames[64];
+    int i, walked = 0, failed = 0;
+    HANDLE thread;
+    ULONG n;
+
+    for (i = 0; i < 200; i++)
+    {
+        thread = CreateThread( NULL, 0, short_lived, (void *)(ULONG_PTR)(i % 3), 0, NULL );
+        if (i & 1) Sleep( 1 );  /* race the thread's exit */
+        SetLastError( 0xdeadbeef );
+        n = pGetThreadCallStack( thread, 64, frames, 0, 0 );
+        if (n) walked++;
+        else if (GetLastError() != 0xdeadbeef) failed++;
+        WaitForSingleObject( thread, INFINITE );
+        CloseHandle( thread );
+    }
+    ok( walked + failed == 200, "%d walks neither returned frames nor set an error\n", 200 - walked - failed );
+    trace( "exiting threads: %d walked, %d gone\n", walked, failed );
+}
+
 /* C-11 */
 static void test_layout(void)
 {
@@ -249,5 +278,6 @@ START_TEST(callstack)
     test_parameters();
     test_other_thread();
     test_locks();
+    test_exiting_threads();
     test_other_process( argv[0] );
 }
