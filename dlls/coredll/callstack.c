@@ -126,12 +126,6 @@ static ULONG call_stack( HANDLE thread, CONTEXT *own, ULONG max, void *buffer, D
         SetLastError( ERROR_INVALID_HANDLE );
         return 0;
     }
-    if (pid != GetCurrentProcessId())
-    {
-        FIXME( "threads of other processes are not supported yet\n" );
-        SetLastError( ERROR_NOT_SUPPORTED );
-        return 0;
-    }
 
     /* one frame more than asked for tells whether the stack goes on */
     want = skip >= MAX_FRAMES || max >= MAX_FRAMES ? MAX_FRAMES : min( MAX_FRAMES, skip + max + 1 );

@@ -31,16 +31,11 @@
 #include "wine/debug.h"
 #include "ntdll_misc.h"
 #include "unixlib.h"
+#include "backtrace.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 
 #define FRAMES_TO_SKIP_SHIFT 8  /* RTL_STACK_WALKING_MODE_FRAMES_TO_SKIP_SHIFT */
-
-struct stack_limits
-{
-    ULONG64 low;
-    ULONG64 high;
-};
 
 /* Unwind one frame of code in a host ELF module (a Winelib .dll.so) or in a
  * builtin module without PE unwind data, with the host's DWARF information. */
@@ -57,12 +52,41 @@ static BOOL unwind_host_frame( CONTEXT *context )
 
 /* The user-mode dispatchers unwind through a machine frame: the Rip they
  * lead to was interrupted (a fault, a system call), not a return address. */
-static BOOL is_dispatcher( ULONG64 start )
+BOOL is_user_dispatcher( ULONG64 start )
 {
     return start == (ULONG_PTR)KiUserCallbackDispatcher ||
            start == (ULONG_PTR)KiUserExceptionDispatcher ||
            start == (ULONG_PTR)KiUserApcDispatcher;
 }
+
+/* this process: the loader's function tables, RtlVirtualUnwind, and the host
+ * unwinder for ELF frames */
+static enum unwind_result local_unwind( struct frame_source *source, CONTEXT *context, ULONG64 *start )
+{
+    LDR_DATA_TABLE_ENTRY *module;
+    RUNTIME_FUNCTION *func;
+    ULONG64 frame, base;
+    void *data;
+
+    if ((func = lookup_function_info( context->Rip, &base, &module )))
+    {
+        RtlVirtualUnwind( UNW_FLAG_NHANDLER, base, context->Rip, func, context, &data, &frame, NULL );
+        *start = base + func->BeginAddress;
+        return UNWOUND;
+    }
+    if ((!module || (module->Flags & LDR_WINE_INTERNAL)) && unwind_host_frame( context )) return UNWOUND_HOST;
+    TRACE( "no unwind data for %p in %s\n", (void *)context->Rip,
+           module ? debugstr_w(module->BaseDllName.Buffer) : "no module" );
+    return NO_UNWIND_DATA;
+}
+
+static BOOL local_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
+{
+    memcpy( buffer, (void *)addr, size );  /* faults are caught around the walk */
+    return TRUE;
+}
+
+static struct frame_source local_source = { local_unwind, local_read, is_user_dispatcher };
 
 /* Step from the frame of context->Rip to its caller.
  * '*leaf_ok' says Rip comes from a full context rather than from a return
@@ -71,34 +95,26 @@ static BOOL is_dispatcher( ULONG64 start )
  * function that made a call and therefore has unwind data; where it has none
  * the walk ends rather than guess. On return, '*leaf_ok' says the same of
  * the new Rip. */
-static BOOL step_frame( CONTEXT *context, BOOL *leaf_ok, const struct stack_limits *limits )
+static BOOL step_frame( struct frame_source *source, CONTEXT *context, BOOL *leaf_ok,
+                        const struct stack_limits *limits )
 {
-    LDR_DATA_TABLE_ENTRY *module;
-    RUNTIME_FUNCTION *func;
-    ULONG64 frame, base, rsp = context->Rsp;
-    void *data;
+    ULONG64 start = 0, rsp = context->Rsp;
     BOOL was_leaf_ok = *leaf_ok;
 
     *leaf_ok = FALSE;
-    if ((func = lookup_function_info( context->Rip, &base, &module )))
+    switch (source->unwind( source, context, &start ))
     {
-        RtlVirtualUnwind( UNW_FLAG_NHANDLER, base, context->Rip, func, context, &data, &frame, NULL );
-        *leaf_ok = is_dispatcher( base + func->BeginAddress );
-    }
-    else if ((!module || (module->Flags & LDR_WINE_INTERNAL)) && unwind_host_frame( context ))
-    {
-        /* a host ELF frame */
-    }
-    else if (was_leaf_ok)
-    {
-        if (rsp < limits->low || rsp + sizeof(ULONG64) > limits->high) return FALSE;
-        context->Rip = *(ULONG64 *)rsp;
+    case UNWOUND:
+        *leaf_ok = source->is_dispatcher && source->is_dispatcher( start );
+        break;
+    case UNWOUND_HOST:
+        break;
+    case NO_UNWIND_DATA:
+        if (!was_leaf_ok || rsp < limits->low || rsp + sizeof(ULONG64) > limits->high) return FALSE;
+        if (!source->read( source, rsp, &context->Rip, sizeof(context->Rip) )) return FALSE;
         context->Rsp = rsp + sizeof(ULONG64);
-    }
-    else
-    {
-        TRACE( "no unwind data for %p in %s\n", (void *)context->Rip,
-               module ? debugstr_w(module->BaseDllName.Buffer) : "no module" );
+        break;
+    default:
         return FALSE;
     }
 
@@ -111,12 +127,12 @@ static BOOL step_frame( CONTEXT *context, BOOL *leaf_ok, const struct stack_limi
  * drop 'skip' return addresses, store at most 'count', and the stack pointer
  * of each frame they return into when 'stack' is given. '*n' counts what is
  * stored as it is stored, so a fault part-way leaves a valid prefix. */
-static void walk_frames( CONTEXT *context, ULONG skip, ULONG count, void **buffer, void **stack,
-                         const struct stack_limits *limits, ULONG *n )
+static void walk_frames( struct frame_source *source, CONTEXT *context, ULONG skip, ULONG count,
+                         void **buffer, void **stack, const struct stack_limits *limits, ULONG *n )
 {
     BOOL leaf_ok = TRUE;
 
-    while (*n < count && step_frame( context, &leaf_ok, limits ))
+    while (*n < count && step_frame( source, context, &leaf_ok, limits ))
     {
         if (skip) skip--;
         else
@@ -128,14 +144,14 @@ static void walk_frames( CONTEXT *context, ULONG skip, ULONG count, void **buffe
     }
 }
 
-static ULONG walk_stack( CONTEXT *context, ULONG skip, ULONG count, void **buffer, void **stack,
-                         const struct stack_limits *limits )
+ULONG walk_stack( struct frame_source *source, CONTEXT *context, ULONG skip, ULONG count,
+                  void **buffer, void **stack, const struct stack_limits *limits )
 {
     ULONG n = 0;
 
     __TRY
     {
-        walk_frames( context, skip, count, buffer, stack, limits, &n );
+        walk_frames( source, context, skip, count, buffer, stack, limits, &n );
     }
     __EXCEPT_PAGE_FAULT
     {
@@ -152,16 +168,18 @@ static ULONG walk_current_thread( CONTEXT *context, ULONG skip, ULONG count, voi
 
     limits.low = (ULONG64)NtCurrentTeb()->Tib.StackLimit;
     limits.high = (ULONG64)NtCurrentTeb()->Tib.StackBase;
-    return walk_stack( context, skip, count, buffer, NULL, &limits );
+    return walk_stack( &local_source, context, skip, count, buffer, NULL, &limits );
 }
 
 
 /*************************************************************************
  *      __wine_walk_thread_frames (NTDLL.@)
  *
- * Walk the stack of a thread of this process from 'context', a context of
- * that thread (held still by the caller unless it is the current thread).
- * Like RtlWalkFrameChain, the frame of 'context' itself is not reported.
+ * Walk the stack of a thread from 'context', a context of that thread (held
+ * still by the caller unless it is the current thread). Like
+ * RtlWalkFrameChain, the frame of 'context' itself is not reported. A thread
+ * of another process is walked over that process's memory, which needs
+ * PROCESS_VM_READ on it.
  */
 NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, CONTEXT *context, ULONG skip, ULONG count,
                                            void **frames, void **stack_ptrs, ULONG *ret_count )
@@ -175,7 +193,8 @@ NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, CONTEXT *context, ULON
 
     if ((status = NtQueryInformationThread( thread, ThreadBasicInformation, &info, sizeof(info), NULL )))
         return status;
-    if (HandleToULong( info.ClientId.UniqueProcess ) != GetCurrentProcessId()) return STATUS_NOT_SUPPORTED;
+    if (HandleToULong( info.ClientId.UniqueProcess ) != GetCurrentProcessId())
+        return walk_remote_thread( thread, &info.ClientId, context, skip, count, frames, stack_ptrs, ret_count );
 
     teb = info.TebBaseAddress;
     __TRY
@@ -189,7 +208,7 @@ NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, CONTEXT *context, ULON
         return STATUS_INVALID_HANDLE;
     }
     __ENDTRY
-    *ret_count = walk_stack( context, skip, count, frames, stack_ptrs, &limits );
+    *ret_count = walk_stack( &local_source, context, skip, count, frames, stack_ptrs, &limits );
     return STATUS_SUCCESS;
 }
 

@@ -233,23 +233,68 @@ static void test_layout(void)
     ok( sizeof(CallSnapshot3) == 8 * sizeof(void *), "CallSnapshot3 is %u bytes\n", (int)sizeof(CallSnapshot3) );
 }
 
-/* C-12: a thread of another process */
+/* C-12: a thread of another process, with and without PROCESS_VM_READ */
+static HMODULE module_of( DWORD_PTR addr )
+{
+    HMODULE mod = NULL;
+    GetModuleHandleExA( GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                        (void *)addr, &mod );
+    return mod;
+}
+
 static void test_other_process( const char *exe )
 {
+    HMODULE ntdll = GetModuleHandleA( "ntdll.dll" ), kernel32 = GetModuleHandleA( "kernel32.dll" );
     PROCESS_INFORMATION pi;
     STARTUPINFOA si = { sizeof(si) };
     CallSnapshot frames[64];
     char cmd[MAX_PATH + 32];
-    ULONG n;
+    BOOL in_kernel32 = FALSE;
+    ULONG n, i;
 
+    /* ntdll and kernel32 sit at the same address in every process */
     sprintf( cmd, "\"%s\" callstack sleep", exe );
     ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ), "C-12: no child\n" );
-    Sleep( 300 );
+    Sleep( 500 );
     n = pGetThreadCallStack( pi.hThread, 64, frames, 0, 0 );
-    todo_wine ok( n >= 3, "C-12: %lu frames, error %lu\n", n, GetLastError() );
+    ok( n >= 3 && n < 64, "C-12: %lu frames, error %lu\n", n, GetLastError() );
+    for (i = 0; i < n; i++)
+    {
+        ok( frames[i].dwReturnAddr != 0, "C-12: frame %lu is 0\n", i );
+        if (module_of( frames[i].dwReturnAddr ) == kernel32) in_kernel32 = TRUE;
+    }
+    if (n)
+    {
+        ok( module_of( frames[n - 1].dwReturnAddr ) == ntdll, "C-12: the last frame %#Ix is not in ntdll\n",
+            frames[n - 1].dwReturnAddr );
+        ok( in_kernel32, "C-12: no frame in kernel32\n" );
+    }
+    ok( ResumeThread( pi.hThread ) == 0, "C-12: the child's thread was left suspended\n" );
     TerminateProcess( pi.hProcess, 0 );
     CloseHandle( pi.hProcess );
     CloseHandle( pi.hThread );
+
+    sprintf( cmd, "\"%s\" callstack deny_sleep", exe );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ), "C-12: no child\n" );
+    Sleep( 500 );
+    SetLastError( 0xdeadbeef );
+    n = pGetThreadCallStack( pi.hThread, 64, frames, 0, 0 );
+    ok( !n && GetLastError() == ERROR_ACCESS_DENIED, "C-12: no access: %lu, error %lu\n", n, GetLastError() );
+    TerminateProcess( pi.hProcess, 0 );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+}
+
+static void child_deny_access(void)
+{
+    SECURITY_DESCRIPTOR sd;
+    ACL acl;
+
+    InitializeAcl( &acl, sizeof(acl), ACL_REVISION );
+    InitializeSecurityDescriptor( &sd, SECURITY_DESCRIPTOR_REVISION );
+    SetSecurityDescriptorDacl( &sd, TRUE, &acl, FALSE );
+    SetKernelObjectSecurity( GetCurrentProcess(), DACL_SECURITY_INFORMATION, &sd );
+    Sleep( 30000 );
 }
 
 START_TEST(callstack)
@@ -261,6 +306,11 @@ START_TEST(callstack)
     if (argc >= 3 && !strcmp( argv[2], "sleep" ))
     {
         Sleep( 30000 );
+        return;
+    }
+    if (argc >= 3 && !strcmp( argv[2], "deny_sleep" ))
+    {
+        child_deny_access();
         return;
     }
     if (!coredll)

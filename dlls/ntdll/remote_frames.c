@@ -1,0 +1,334 @@
+/*
+ * Stack back-traces of threads of other processes, over their memory
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301, USA
+ */
+
+#ifdef __x86_64__
+
+#include <stdarg.h>
+
+#include "ntstatus.h"
+#define WIN32_NO_STATUS
+#include "windef.h"
+#include "winternl.h"
+#include "wine/debug.h"
+#include "ntdll_misc.h"
+#include "backtrace.h"
+
+WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
+
+/*
+ * The walk's rules are those of backtrace.c; this file supplies the data:
+ * the target's modules and their .pdata, read through its process handle,
+ * and an interpreter of x64 unwind codes that reads the target's stack.
+ * Everything read is checked before use and every loop is bounded, since
+ * the target's memory may be corrupt or change under us. Host ELF frames of
+ * the target cannot be unwound from here: the walk ends at them.
+ */
+
+#define MAX_IMAGES 1024
+
+struct remote_image
+{
+    ULONG64 base;
+    ULONG64 end;
+    ULONG64 functions;  /* the .pdata, in the target */
+    ULONG   count;
+};
+
+struct remote_source
+{
+    struct frame_source source;
+    HANDLE              process;
+    struct remote_image images[MAX_IMAGES];
+    ULONG               nb_images;
+};
+
+/* unwind codes (see RtlVirtualUnwind) */
+#define UWOP_PUSH_NONVOL     0
+#define UWOP_ALLOC_LARGE     1
+#define UWOP_ALLOC_SMALL     2
+#define UWOP_SET_FPREG       3
+#define UWOP_SAVE_NONVOL     4
+#define UWOP_SAVE_NONVOL_FAR 5
+#define UWOP_EPILOG          6
+#define UWOP_SAVE_XMM128     8
+#define UWOP_SAVE_XMM128_FAR 9
+#define UWOP_PUSH_MACHFRAME  10
+
+struct unwind_info
+{
+    BYTE   version : 3;
+    BYTE   flags : 5;
+    BYTE   prolog;
+    BYTE   count;
+    BYTE   frame_reg : 4;
+    BYTE   frame_offset : 4;
+    USHORT codes[256];  /* up to 255, rounded up to an even count */
+};
+
+static BOOL remote_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
+{
+    struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
+    SIZE_T got = 0;
+
+    return !NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)addr, buffer, size, &got ) && got == size;
+}
+
+static BOOL read_u64( struct remote_source *remote, ULONG64 addr, ULONG64 *value )
+{
+    return remote_read( &remote->source, addr, value, sizeof(*value) );
+}
+
+/* the target's modules, from its loader's list */
+static void read_images( struct remote_source *remote )
+{
+    PROCESS_BASIC_INFORMATION info;
+    ULONG64 ldr, head, entry;
+    IMAGE_NT_HEADERS64 nt;
+    IMAGE_DOS_HEADER dos;
+    ULONG i;
+
+    if (NtQueryInformationProcess( remote->process, ProcessBasicInformation, &info, sizeof(info), NULL )) return;
+    if (!read_u64( remote, (ULONG_PTR)info.PebBaseAddress + FIELD_OFFSET( PEB, LdrData ), &ldr ) || !ldr) return;
+    head = ldr + FIELD_OFFSET( PEB_LDR_DATA, InMemoryOrderModuleList );
+    if (!read_u64( remote, head, &entry )) return;
+
+    for (i = 0; entry != head && i < 4 * MAX_IMAGES && remote->nb_images < MAX_IMAGES; i++)
+    {
+        ULONG64 record = entry - FIELD_OFFSET( LDR_DATA_TABLE_ENTRY, InMemoryOrderLinks ), base, size;
+        struct remote_image *image = &remote->images[remote->nb_images];
+        IMAGE_DATA_DIRECTORY *dir = &nt.OptionalHeader.DataDirectory[IMAGE_DIRECTORY_ENTRY_EXCEPTION];
+
+        if (!read_u64( remote, record + FIELD_OFFSET( LDR_DATA_TABLE_ENTRY, DllBase ), &base ) ||
+            !read_u64( remote, record + FIELD_OFFSET( LDR_DATA_TABLE_ENTRY, SizeOfImage ), &size ) ||
+            !read_u64( remote, entry, &entry ))
+            return;
+        size &= 0xffffffff;  /* SizeOfImage is a ULONG */
+        if (!remote_read( &remote->source, base, &dos, sizeof(dos) ) || dos.e_magic != IMAGE_DOS_SIGNATURE ||
+            !remote_read( &remote->source, base + dos.e_lfanew, &nt, sizeof(nt) ) ||
+            nt.Signature != IMAGE_NT_SIGNATURE || nt.OptionalHeader.Magic != IMAGE_NT_OPTIONAL_HDR64_MAGIC)
+            continue;
+        image->base = base;
+        image->end = base + size;
+        image->functions = dir->VirtualAddress && dir->VirtualAddress < size ? base + dir->VirtualAddress : 0;
+        image->count = image->functions ? dir->Size / sizeof(RUNTIME_FUNCTION) : 0;
+        remote->nb_images++;
+    }
+}
+
+/* binary search of the target's .pdata, following chained entries */
+static BOOL find_function( struct remote_source *remote, ULONG64 pc, ULONG64 *base, RUNTIME_FUNCTION *func )
+{
+    const struct remote_image *image = NULL;
+    int lo, hi, mid, chain;
+    ULONG i;
+
+    for (i = 0; i < remote->nb_images; i++)
+        if (pc >= remote->images[i].base && pc < remote->images[i].end) image = &remote->images[i];
+    if (!image || !image->count) return FALSE;
+    *base = image->base;
+
+    lo = 0;
+    hi = image->count - 1;
+    while (lo <= hi)
+    {
+        mid = (lo + hi) / 2;
+        if (!remote_read( &remote->source, image->functions + mid * sizeof(*func), func, sizeof(*func) ))
+            return FALSE;
+        if (pc < image->base + func->BeginAddress) hi = mid - 1;
+        else if (pc >= image->base + func->EndAddress) lo = mid + 1;
+        else
+        {
+            for (chain = 0; (func->UnwindData & 1) && chain < 32; chain++)
+                if (!remote_read( &remote->source, image->base + (func->UnwindData & ~1), func, sizeof(*func) ))
+                    return FALSE;
+            return !(func->UnwindData & 1);
+        }
+    }
+    return FALSE;
+}
+
+static int opcode_size( BYTE op, BYTE info )
+{
+    switch (op)
+    {
+    case UWOP_ALLOC_LARGE: return 2 + (info != 0);
+    case UWOP_SAVE_NONVOL:
+    case UWOP_SAVE_XMM128:
+    case UWOP_EPILOG: return 2;
+    case UWOP_SAVE_NONVOL_FAR:
+    case UWOP_SAVE_XMM128_FAR: return 3;
+    default: return 1;
+    }
+}
+
+/* The x64 unwind of one frame, as RtlVirtualUnwind does it for the frames
+ * of a back-trace, reading the target. */
+static BOOL virtual_unwind( struct remote_source *remote, ULONG64 base, RUNTIME_FUNCTION func, CONTEXT *context )
+{
+    ULONG64 *regs = &context->Rax, pc = context->Rip, frame = context->Rsp, value;
+    struct unwind_info info;
+    ULONG prolog_offset, offset;
+    int i, size, chain;
+    BYTE op, op_info;
+
+    for (chain = 0; chain < 32; chain++)
+    {
+        if (!remote_read( &remote->source, base + func.UnwindData, &info, 4 ) ||
+            (info.version != 1 && info.version != 2) ||
+            !remote_read( &remote->source, base + func.UnwindData + 4, info.codes,
+                          ((info.count + 1) & ~1) * sizeof(USHORT) ))
+            return FALSE;
+
+        if (info.frame_reg) frame = regs[info.frame_reg] - info.frame_offset * 16;
+        if (pc >= base + func.BeginAddress && pc < base + func.BeginAddress + info.prolog)
+            prolog_offset = pc - base - func.BeginAddress;
+        else
+            prolog_offset = ~0u;
+
+        for (i = 0; i < info.count; i += size)
+        {
+            BYTE code_offset = info.codes[i] & 0xff;
+
+            op = (info.codes[i] >> 8) & 0x0f;
+            op_info = info.codes[i] >> 12;
+            size = opcode_size( op, op_info );
+            if (i + size > info.count) return FALSE;
+            if (prolog_offset < code_offset) continue;  /* not executed yet */
+
+            switch (op)
+            {
+            case UWOP_PUSH_NONVOL:
+                if (!read_u64( remote, context->Rsp, &regs[op_info] )) return FALSE;
+                context->Rsp += sizeof(ULONG64);
+                break;
+            case UWOP_ALLOC_LARGE:
+                if (op_info) offset = info.codes[i + 1] | ((ULONG)info.codes[i + 2] << 16);
+                else offset = info.codes[i + 1] * 8;
+                context->Rsp += offset;
+                break;
+            case UWOP_ALLOC_SMALL:
+                context->Rsp += op_info * 8 + 8;
+                break;
+            case UWOP_SET_FPREG:
+                context->Rsp = frame;
+                break;
+            case UWOP_SAVE_NONVOL:
+                if (!read_u64( remote, frame + info.codes[i + 1] * 8, &regs[op_info] )) return FALSE;
+                break;
+            case UWOP_SAVE_NONVOL_FAR:
+                offset = info.codes[i + 1] | ((ULONG)info.codes[i + 2] << 16);
+                if (!read_u64( remote, frame + offset, &regs[op_info] )) return FALSE;
+                break;
+            case UWOP_EPILOG:
+            case UWOP_SAVE_XMM128:
+            case UWOP_SAVE_XMM128_FAR:
+                break;  /* the walk needs no xmm registers */
+            case UWOP_PUSH_MACHFRAME:
+                if (op_info) context->Rsp += sizeof(ULONG64);  /* error code */
+                if (!read_u64( remote, context->Rsp, &context->Rip ) ||
+                    !read_u64( remote, context->Rsp + 24, &value ))
+                    return FALSE;
+                context->Rsp = value;
+                return TRUE;
+            default:
+                WARN( "unknown unwind code %u\n", op );
+                return FALSE;
+            }
+        }
+        if (!(info.flags & UNW_FLAG_CHAININFO)) break;
+        if (!remote_read( &remote->source, base + func.UnwindData + 4 + ((info.count + 1) & ~1) * sizeof(USHORT),
+                          &func, sizeof(func) ))
+            return FALSE;
+    }
+    if (!read_u64( remote, context->Rsp, &context->Rip )) return FALSE;
+    context->Rsp += sizeof(ULONG64);
+    return TRUE;
+}
+
+static enum unwind_result remote_unwind( struct frame_source *source, CONTEXT *context, ULONG64 *start )
+{
+    struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
+    RUNTIME_FUNCTION func;
+    ULONG64 base;
+
+    if (!find_function( remote, context->Rip, &base, &func )) return NO_UNWIND_DATA;
+    if (!virtual_unwind( remote, base, func, context )) return UNWIND_FAILED;
+    *start = base + func.BeginAddress;
+    return UNWOUND;
+}
+
+/* ntdll sits at the same address in every process of a Wine prefix; if the
+ * target's does, its dispatchers are ours */
+static BOOL same_ntdll( struct remote_source *remote )
+{
+    LDR_DATA_TABLE_ENTRY *ntdll;
+    ULONG i;
+
+    if (LdrFindEntryForAddress( (void *)walk_stack, &ntdll )) return FALSE;
+    for (i = 0; i < remote->nb_images; i++)
+        if (remote->images[i].base == (ULONG_PTR)ntdll->DllBase) return TRUE;
+    return FALSE;
+}
+
+/***********************************************************************
+ *           walk_remote_thread
+ *
+ * Walk a thread of another process, held still by the caller.
+ */
+NTSTATUS walk_remote_thread( HANDLE thread, CLIENT_ID *id, CONTEXT *context, ULONG skip, ULONG count,
+                             void **frames, void **stack_ptrs, ULONG *ret_count )
+{
+    OBJECT_ATTRIBUTES attr = { sizeof(attr) };
+    CLIENT_ID process_id = { id->UniqueProcess, 0 };
+    THREAD_BASIC_INFORMATION info;
+    struct remote_source *remote;
+    struct stack_limits limits;
+    NTSTATUS status;
+    HANDLE process;
+
+    if ((status = NtOpenProcess( &process, PROCESS_VM_READ | PROCESS_QUERY_LIMITED_INFORMATION, &attr, &process_id )))
+        return status;
+    if (!(remote = RtlAllocateHeap( GetProcessHeap(), HEAP_ZERO_MEMORY, sizeof(*remote) )))
+    {
+        NtClose( process );
+        return STATUS_NO_MEMORY;
+    }
+    remote->source.unwind = remote_unwind;
+    remote->source.read = remote_read;
+    remote->process = process;
+    read_images( remote );
+    if (same_ntdll( remote )) remote->source.is_dispatcher = is_user_dispatcher;
+
+    status = NtQueryInformationThread( thread, ThreadBasicInformation, &info, sizeof(info), NULL );
+    if (!status &&
+        (!read_u64( remote, (ULONG_PTR)info.TebBaseAddress + FIELD_OFFSET( TEB, DeallocationStack ), &limits.low ) ||
+         !read_u64( remote, (ULONG_PTR)info.TebBaseAddress + FIELD_OFFSET( TEB, Tib.StackBase ), &limits.high )))
+        status = STATUS_PARTIAL_COPY;
+    if (!status)
+    {
+        TRACE( "%lu images, stack %I64x-%I64x\n", remote->nb_images, limits.low, limits.high );
+        *ret_count = walk_stack( &remote->source, context, skip, count, frames, stack_ptrs, &limits );
+    }
+    RtlFreeHeap( GetProcessHeap(), 0, remote );
+    NtClose( process );
+    return status;
+}
+
+#endif  /* __x86_64__ */
