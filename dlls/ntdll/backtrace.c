@@ -128,7 +128,7 @@ static BOOL step_frame( struct frame_source *source, CONTEXT *context, BOOL *lea
  * of each frame they return into when 'stack' is given. '*n' counts what is
  * stored as it is stored, so a fault part-way leaves a valid prefix. */
 static void walk_frames( struct frame_source *source, CONTEXT *context, ULONG skip, ULONG count,
-                         void **buffer, void **stack, const struct stack_limits *limits, ULONG *n )
+                         void **buffer, void **stack, const struct stack_limits *limits, volatile ULONG *n )
 {
     BOOL leaf_ok = TRUE;
 
@@ -147,7 +147,7 @@ static void walk_frames( struct frame_source *source, CONTEXT *context, ULONG sk
 ULONG walk_stack( struct frame_source *source, CONTEXT *context, ULONG skip, ULONG count,
                   void **buffer, void **stack, const struct stack_limits *limits )
 {
-    ULONG n = 0;
+    volatile ULONG n = 0;  /* read after a fault unwinds the __TRY block */
 
     __TRY
     {
