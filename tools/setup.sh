@@ -14,8 +14,8 @@ WINE_VERSION="8.0~repack-4"
 CACHE=${1:-$(cd "$(dirname "$0")/.." && pwd)/build/cache}
 
 PACKAGES="wine64 wine64-tools gcc-mingw-w64-x86-64 gcc make perl flex bison
-autoconf dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
-libxml-libxml-perl"
+autoconf automake dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
+libxml-libxml-perl procps"
 
 say() { echo "setup: $*"; }
 die() { echo "setup: error: $*" >&2; exit 1; }
