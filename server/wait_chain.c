@@ -135,19 +135,22 @@ static int can_query( struct thread *thread )
     return ret;
 }
 
-static void add_thread_node( struct chain *chain, struct thread *thread, int *waiting )
+/* Returns the first object the thread waits on, or NULL if it does not wait. */
+static struct object *add_thread_node( struct chain *chain, struct thread *thread )
 {
     struct wait_chain_node *node;
-    timeout_t since;
-    struct object *obj;
+    struct object *obj = NULL;
+    timeout_t since = 0;
+    int waiting = get_thread_wait_objects( thread, &obj, 1, &since ) > 0;
 
-    *waiting = get_thread_wait_objects( thread, &obj, 1, &since ) > 0;
-    if (!(node = add_node( chain, WctThreadType, *waiting ? WctStatusBlocked : WctStatusRunning ))) return;
+    if (!(node = add_node( chain, WctThreadType, waiting ? WctStatusBlocked : WctStatusRunning )))
+        return waiting ? obj : NULL;
     node->pid = thread->process->id;
     node->tid = thread->id;
     node->teb = thread->teb;
-    node->context_switches = context_switches( thread, *waiting, since );
-    if (*waiting && monotonic_time > since) node->wait_time = (monotonic_time - since) / 10000;
+    node->context_switches = context_switches( thread, waiting, since );
+    if (waiting && monotonic_time > since) node->wait_time = (monotonic_time - since) / 10000;
+    return waiting ? obj : NULL;
 }
 
 static void add_object_node( struct chain *chain, unsigned int type, unsigned int status, struct object *obj )
@@ -211,22 +214,18 @@ static void walk_chain( struct chain *chain, struct thread *thread, unsigned int
 {
     struct process *start = thread->process;
     struct object *obj;
-    timeout_t since;
-    int waiting;
 
     for (;;)
     {
         if (seen_before( chain, thread ))
         {
-            add_thread_node( chain, thread, &waiting );
+            add_thread_node( chain, thread );
             chain->cycle = 1;
             return;
         }
-        add_thread_node( chain, thread, &waiting );
-        if (!waiting || chain->count >= MAX_WALK) return;
+        if (!(obj = add_thread_node( chain, thread )) || chain->count >= MAX_WALK) return;
         /* the chain leaves the process: only its first thread, unless asked */
         if (thread->process != start && !(flags & WCT_OUT_OF_PROC_FLAG)) return;
-        if (get_thread_wait_objects( thread, &obj, 1, &since ) < 1) return;
         if (!(thread = follow_wait( chain, thread, obj ))) return;
         if (chain->count >= MAX_WALK) return;
         if (!can_query( thread ))

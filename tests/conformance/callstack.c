@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <windows.h>
 #include <pkfuncs.h>
+#include "deny_access.h"
 
 #define STANDALONE
 #include "wine/test.h"
@@ -288,13 +289,7 @@ static void test_other_process( const char *exe )
 
 static void child_deny_access(void)
 {
-    SECURITY_DESCRIPTOR sd;
-    ACL acl;
-
-    InitializeAcl( &acl, sizeof(acl), ACL_REVISION );
-    InitializeSecurityDescriptor( &sd, SECURITY_DESCRIPTOR_REVISION );
-    SetSecurityDescriptorDacl( &sd, TRUE, &acl, FALSE );
-    SetKernelObjectSecurity( GetCurrentProcess(), DACL_SECURITY_INFORMATION, &sd );
+    deny_everyone( GetCurrentProcess() );
     Sleep( 30000 );
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <windows.h>
 #include <wct.h>
+#include "deny_access.h"
 
 #define STANDALONE
 #include "wine/test.h"
@@ -771,14 +772,8 @@ static void test_access( const char *exe )
 
 static void child_deny_access( HANDLE mutex, HANDLE ready )
 {
-    SECURITY_DESCRIPTOR sd;
-    ACL acl;
-
-    InitializeAcl( &acl, sizeof(acl), ACL_REVISION );
-    InitializeSecurityDescriptor( &sd, SECURITY_DESCRIPTOR_REVISION );
-    SetSecurityDescriptorDacl( &sd, TRUE, &acl, FALSE );
-    SetKernelObjectSecurity( GetCurrentThread(), DACL_SECURITY_INFORMATION, &sd );
-    SetKernelObjectSecurity( GetCurrentProcess(), DACL_SECURITY_INFORMATION, &sd );
+    deny_everyone( GetCurrentThread() );
+    deny_everyone( GetCurrentProcess() );
     child_own_mutex( mutex, ready );
 }
 
