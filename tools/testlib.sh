@@ -29,6 +29,20 @@ build_exe() {
         -mconsole "$exe.o" $(pe_libs)
 }
 
+# build_test_dlls DIR: the PE test DLLs, tests/dlls/NAME.S -> DIR/NAME.dll,
+# without a C runtime. All are linked at one base, so that one may be loaded
+# where another was.
+TEST_DLL_BASE=0x2a0000000
+build_test_dlls() {
+    for src in "$TOP"/tests/dlls/*.S; do
+        [ -f "$src" ] || continue
+        dll="$1/$(basename "$src" .S).dll"
+        [ "$dll" -nt "$src" ] && continue
+        x86_64-w64-mingw32-gcc -shared -nostdlib -nostartfiles -Wl,--entry=dll_entry \
+            -Wl,--image-base=$TEST_DLL_BASE -Wl,--disable-dynamicbase -o "$dll" "$src" || return 1
+    done
+}
+
 # Winelib test modules: tests/winelib/NAME.c + NAME.spec give an ELF
 # NAME.dll.so, found through WINEDLLPATH, and the fake PE NAME.dll that Wine
 # 8.0 wants beside the program that loads it.

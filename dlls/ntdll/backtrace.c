@@ -28,26 +28,58 @@
 #include "windef.h"
 #include "winternl.h"
 #include "wine/exception.h"
+#include "wine/asm.h"
 #include "wine/debug.h"
 #include "ntdll_misc.h"
 #include "unixlib.h"
 #include "backtrace.h"
+#include "function_table.h"
+#include "unwind_cache.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 
 #define FRAMES_TO_SKIP_SHIFT 8  /* RTL_STACK_WALKING_MODE_FRAMES_TO_SKIP_SHIFT */
 
+/* What a walk needs of the caller's context: its integer registers, Rsp
+ * and Rip just after the call. RtlCaptureContext also saves the flags,
+ * segments and the whole floating point state, which no unwinder reads. */
+extern void capture_caller_context( CONTEXT *context ) DECLSPEC_HIDDEN;
+__ASM_GLOBAL_FUNC( capture_caller_context,
+                   "movq %rax,0x78(%rcx)\n\t"   /* context->Rax */
+                   "movq %rcx,0x80(%rcx)\n\t"   /* context->Rcx */
+                   "movq %rdx,0x88(%rcx)\n\t"   /* context->Rdx */
+                   "movq %rbx,0x90(%rcx)\n\t"   /* context->Rbx */
+                   "leaq 8(%rsp),%rax\n\t"
+                   "movq %rax,0x98(%rcx)\n\t"   /* context->Rsp */
+                   "movq %rbp,0xa0(%rcx)\n\t"   /* context->Rbp */
+                   "movq %rsi,0xa8(%rcx)\n\t"   /* context->Rsi */
+                   "movq %rdi,0xb0(%rcx)\n\t"   /* context->Rdi */
+                   "movq %r8,0xb8(%rcx)\n\t"    /* context->R8 */
+                   "movq %r9,0xc0(%rcx)\n\t"    /* context->R9 */
+                   "movq %r10,0xc8(%rcx)\n\t"   /* context->R10 */
+                   "movq %r11,0xd0(%rcx)\n\t"   /* context->R11 */
+                   "movq %r12,0xd8(%rcx)\n\t"   /* context->R12 */
+                   "movq %r13,0xe0(%rcx)\n\t"   /* context->R13 */
+                   "movq %r14,0xe8(%rcx)\n\t"   /* context->R14 */
+                   "movq %r15,0xf0(%rcx)\n\t"   /* context->R15 */
+                   "movq (%rsp),%rax\n\t"
+                   "movq %rax,0xf8(%rcx)\n\t"   /* context->Rip */
+                   "movl $0x100003,0x30(%rcx)\n\t"  /* context->ContextFlags: CONTEXT_CONTROL | CONTEXT_INTEGER */
+                   "ret" )
+
 /* Unwind one frame of code in a host ELF module (a Winelib .dll.so) or in a
- * builtin module without PE unwind data, with the host's DWARF information. */
-static BOOL unwind_host_frame( CONTEXT *context )
+ * builtin module without PE unwind data, with the host's DWARF information;
+ * 'recipe' gets how, where that is simple enough. */
+static BOOL unwind_host_frame( CONTEXT *context, struct unwind_recipe *recipe, BOOL *have_recipe )
 {
     DISPATCHER_CONTEXT dispatch;
-    struct unwind_builtin_dll_params params = { UNW_FLAG_NHANDLER, &dispatch, context };
+    struct unwind_host_frame_params params = { &dispatch, context, recipe, have_recipe };
 
     dispatch.ControlPc = context->Rip;
     dispatch.ImageBase = 0;
     dispatch.LanguageHandler = NULL;
-    return !NTDLL_UNIX_CALL( unwind_builtin_dll, &params );
+    *have_recipe = FALSE;
+    return !NTDLL_UNIX_CALL( unwind_host_frame, &params );
 }
 
 /* The user-mode dispatchers unwind through a machine frame: the Rip they
@@ -60,21 +92,49 @@ BOOL is_user_dispatcher( ULONG64 start )
 }
 
 /* this process: the loader's function tables, RtlVirtualUnwind, and the host
- * unwinder for ELF frames */
-static enum unwind_result local_unwind( struct frame_source *source, CONTEXT *context, ULONG64 *start )
+ * unwinder for ELF frames; the frames of return addresses go through the
+ * recipe cache */
+static enum unwind_result local_unwind( struct frame_source *source, CONTEXT *context,
+                                        BOOL return_address, ULONG64 *start )
 {
+    enum cache_result cached = CACHE_SLOW;
     LDR_DATA_TABLE_ENTRY *module;
+    struct unwind_recipe recipe;
     RUNTIME_FUNCTION *func;
     ULONG64 frame, base;
+    ULONG generation = 0;
+    BOOL have_recipe;
+    CONTEXT before;
     void *data;
+
+    if (return_address)
+    {
+        if ((cached = unwind_cache_lookup( context )) == CACHE_HIT) return UNWOUND;
+        if (cached == CACHE_MISS)
+        {
+            generation = function_table_generation();
+            before = *context;
+        }
+    }
 
     if ((func = lookup_function_info( context->Rip, &base, &module )))
     {
         RtlVirtualUnwind( UNW_FLAG_NHANDLER, base, context->Rip, func, context, &data, &frame, NULL );
         *start = base + func->BeginAddress;
+        /* dispatchers are left to the full unwinder, which tells them apart */
+        if (cached == CACHE_MISS && module)
+            unwind_cache_add( before.Rip, generation, &before, context,
+                              !is_user_dispatcher( *start ) &&
+                              compile_pe_recipe( base, before.Rip, func, &recipe ) ? &recipe : NULL );
         return UNWOUND;
     }
-    if ((!module || (module->Flags & LDR_WINE_INTERNAL)) && unwind_host_frame( context )) return UNWOUND_HOST;
+    if ((!module || (module->Flags & LDR_WINE_INTERNAL)) && unwind_host_frame( context, &recipe, &have_recipe ))
+    {
+        /* code outside the loader's modules may be unmapped behind its back */
+        if (cached == CACHE_MISS && module)
+            unwind_cache_add( before.Rip, generation, &before, context, have_recipe ? &recipe : NULL );
+        return UNWOUND_HOST;
+    }
     TRACE( "no unwind data for %p in %s\n", (void *)context->Rip,
            module ? debugstr_w(module->BaseDllName.Buffer) : "no module" );
     return NO_UNWIND_DATA;
@@ -102,7 +162,7 @@ static BOOL step_frame( struct frame_source *source, CONTEXT *context, BOOL *lea
     BOOL was_leaf_ok = *leaf_ok;
 
     *leaf_ok = FALSE;
-    switch (source->unwind( source, context, &start ))
+    switch (source->unwind( source, context, !was_leaf_ok, &start ))
     {
     case UNWOUND:
         *leaf_ok = source->is_dispatcher && source->is_dispatcher( start );
@@ -126,12 +186,12 @@ static BOOL step_frame( struct frame_source *source, CONTEXT *context, BOOL *lea
 /* The common core: walk from 'context' (whose own frame is not reported),
  * drop 'skip' return addresses, store at most 'count', and the stack pointer
  * of each frame they return into when 'stack' is given. '*n' counts what is
- * stored as it is stored, so a fault part-way leaves a valid prefix. */
-static void walk_frames( struct frame_source *source, CONTEXT *context, ULONG skip, ULONG count,
+ * stored as it is stored, so a fault part-way leaves a valid prefix. Unless
+ * the context was taken by a call (capture_caller_context), its Rip may be any
+ * instruction, and a leaf function may stand there. */
+static void walk_frames( struct frame_source *source, CONTEXT *context, BOOL leaf_ok, ULONG skip, ULONG count,
                          void **buffer, void **stack, const struct stack_limits *limits, volatile ULONG *n )
 {
-    BOOL leaf_ok = TRUE;
-
     while (*n < count && step_frame( source, context, &leaf_ok, limits ))
     {
         if (skip) skip--;
@@ -144,14 +204,14 @@ static void walk_frames( struct frame_source *source, CONTEXT *context, ULONG sk
     }
 }
 
-ULONG walk_stack( struct frame_source *source, CONTEXT *context, ULONG skip, ULONG count,
+ULONG walk_stack( struct frame_source *source, CONTEXT *context, BOOL from_call, ULONG skip, ULONG count,
                   void **buffer, void **stack, const struct stack_limits *limits )
 {
     volatile ULONG n = 0;  /* read after a fault unwinds the __TRY block */
 
     __TRY
     {
-        walk_frames( source, context, skip, count, buffer, stack, limits, &n );
+        walk_frames( source, context, !from_call, skip, count, buffer, stack, limits, &n );
     }
     __EXCEPT_PAGE_FAULT
     {
@@ -168,7 +228,7 @@ static ULONG walk_current_thread( CONTEXT *context, ULONG skip, ULONG count, voi
 
     limits.low = (ULONG64)NtCurrentTeb()->Tib.StackLimit;
     limits.high = (ULONG64)NtCurrentTeb()->Tib.StackBase;
-    return walk_stack( &local_source, context, skip, count, buffer, NULL, &limits );
+    return walk_stack( &local_source, context, TRUE, skip, count, buffer, NULL, &limits );
 }
 
 
@@ -208,7 +268,7 @@ NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, CONTEXT *context, ULON
         return STATUS_INVALID_HANDLE;
     }
     __ENDTRY
-    *ret_count = walk_stack( &local_source, context, skip, count, frames, stack_ptrs, &limits );
+    *ret_count = walk_stack( &local_source, context, FALSE, skip, count, frames, stack_ptrs, &limits );
     return STATUS_SUCCESS;
 }
 
@@ -222,7 +282,7 @@ ULONG WINAPI RtlWalkFrameChain( void **callers, ULONG count, ULONG flags )
 
     TRACE( "(%p, %lu, %#lx)\n", callers, count, flags );
 
-    RtlCaptureContext( &context );
+    capture_caller_context( &context );
     return walk_current_thread( &context, flags >> FRAMES_TO_SKIP_SHIFT, count, callers );
 }
 
@@ -238,7 +298,7 @@ USHORT WINAPI RtlCaptureStackBackTrace( ULONG skip, ULONG count, void **buffer, 
     TRACE( "(%lu, %lu, %p, %p)\n", skip, count, buffer, hash );
 
     if (count > 0xffff) count = 0xffff;  /* the count returned is a USHORT */
-    RtlCaptureContext( &context );
+    capture_caller_context( &context );
     n = walk_current_thread( &context, skip, count, buffer );
     if (hash && n)
     {
@@ -263,7 +323,7 @@ void WINAPI RtlGetCallersAddress( void **caller, void **callers_caller )
 
     /* frames[0] is in the function that asked; it wants its caller and the
      * caller's caller. */
-    RtlCaptureContext( &context );
+    capture_caller_context( &context );
     n = walk_current_thread( &context, 0, 3, frames );
     *caller = n > 1 ? frames[1] : NULL;
     *callers_caller = n > 2 ? frames[2] : NULL;

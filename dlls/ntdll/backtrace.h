@@ -39,15 +39,17 @@ enum unwind_result
  * the walk's rules are the same, only where the data comes from differs. */
 struct frame_source
 {
-    /* unwind the frame of context->Rip; *start gets its function's start */
-    enum unwind_result (*unwind)( struct frame_source *source, CONTEXT *context, ULONG64 *start );
+    /* unwind the frame of context->Rip, a return address or not; *start
+     * gets its function's start */
+    enum unwind_result (*unwind)( struct frame_source *source, CONTEXT *context, BOOL return_address,
+                                  ULONG64 *start );
     BOOL (*read)( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size );
     /* is this the start of a dispatcher entered through a machine frame? */
     BOOL (*is_dispatcher)( ULONG64 start );
 };
 
 extern BOOL is_user_dispatcher( ULONG64 start ) DECLSPEC_HIDDEN;
-extern ULONG walk_stack( struct frame_source *source, CONTEXT *context, ULONG skip, ULONG count,
+extern ULONG walk_stack( struct frame_source *source, CONTEXT *context, BOOL from_call, ULONG skip, ULONG count,
                          void **buffer, void **stack, const struct stack_limits *limits ) DECLSPEC_HIDDEN;
 extern NTSTATUS walk_remote_thread( HANDLE thread, CLIENT_ID *id, CONTEXT *context, ULONG skip, ULONG count,
                                     void **frames, void **stack_ptrs, ULONG *ret_count ) DECLSPEC_HIDDEN;

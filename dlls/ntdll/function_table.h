@@ -26,6 +26,7 @@ extern void function_table_add( LDR_DATA_TABLE_ENTRY *module ) DECLSPEC_HIDDEN;
 extern void function_table_remove( LDR_DATA_TABLE_ENTRY *module ) DECLSPEC_HIDDEN;
 extern BOOL function_table_find( ULONG_PTR pc, LDR_DATA_TABLE_ENTRY **module, ULONG_PTR *base,
                                  RUNTIME_FUNCTION **functions, ULONG *count ) DECLSPEC_HIDDEN;
+extern ULONG function_table_generation(void) DECLSPEC_HIDDEN;
 #else
 static inline void function_table_add( LDR_DATA_TABLE_ENTRY *module ) { }
 static inline void function_table_remove( LDR_DATA_TABLE_ENTRY *module ) { }

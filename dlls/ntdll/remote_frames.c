@@ -29,6 +29,7 @@
 #include "wine/debug.h"
 #include "ntdll_misc.h"
 #include "backtrace.h"
+#include "unwind_codes.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 
@@ -57,29 +58,6 @@ struct remote_source
     HANDLE              process;
     struct remote_image images[MAX_IMAGES];
     ULONG               nb_images;
-};
-
-/* unwind codes (see RtlVirtualUnwind) */
-#define UWOP_PUSH_NONVOL     0
-#define UWOP_ALLOC_LARGE     1
-#define UWOP_ALLOC_SMALL     2
-#define UWOP_SET_FPREG       3
-#define UWOP_SAVE_NONVOL     4
-#define UWOP_SAVE_NONVOL_FAR 5
-#define UWOP_EPILOG          6
-#define UWOP_SAVE_XMM128     8
-#define UWOP_SAVE_XMM128_FAR 9
-#define UWOP_PUSH_MACHFRAME  10
-
-struct unwind_info
-{
-    BYTE   version : 3;
-    BYTE   flags : 5;
-    BYTE   prolog;
-    BYTE   count;
-    BYTE   frame_reg : 4;
-    BYTE   frame_offset : 4;
-    USHORT codes[256];  /* up to 255, rounded up to an even count */
 };
 
 static BOOL remote_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
@@ -164,20 +142,6 @@ static BOOL find_function( struct remote_source *remote, ULONG64 pc, ULONG64 *ba
     return FALSE;
 }
 
-static int opcode_size( BYTE op, BYTE info )
-{
-    switch (op)
-    {
-    case UWOP_ALLOC_LARGE: return 2 + (info != 0);
-    case UWOP_SAVE_NONVOL:
-    case UWOP_SAVE_XMM128:
-    case UWOP_EPILOG: return 2;
-    case UWOP_SAVE_NONVOL_FAR:
-    case UWOP_SAVE_XMM128_FAR: return 3;
-    default: return 1;
-    }
-}
-
 /* The x64 unwind of one frame, as RtlVirtualUnwind does it for the frames
  * of a back-trace, reading the target. */
 static BOOL virtual_unwind( struct remote_source *remote, ULONG64 base, RUNTIME_FUNCTION func, CONTEXT *context )
@@ -204,11 +168,11 @@ static BOOL virtual_unwind( struct remote_source *remote, ULONG64 base, RUNTIME_
 
         for (i = 0; i < info.count; i += size)
         {
-            BYTE code_offset = info.codes[i] & 0xff;
+            BYTE code_offset = unwind_code_offset( info.codes[i] );
 
-            op = (info.codes[i] >> 8) & 0x0f;
-            op_info = info.codes[i] >> 12;
-            size = opcode_size( op, op_info );
+            op = unwind_code_op( info.codes[i] );
+            op_info = unwind_code_info( info.codes[i] );
+            size = unwind_code_size( op, op_info );
             if (i + size > info.count) return FALSE;
             if (prolog_offset < code_offset) continue;  /* not executed yet */
 
@@ -219,7 +183,7 @@ static BOOL virtual_unwind( struct remote_source *remote, ULONG64 base, RUNTIME_
                 context->Rsp += sizeof(ULONG64);
                 break;
             case UWOP_ALLOC_LARGE:
-                if (op_info) offset = info.codes[i + 1] | ((ULONG)info.codes[i + 2] << 16);
+                if (op_info) offset = unwind_code_long( &info.codes[i] );
                 else offset = info.codes[i + 1] * 8;
                 context->Rsp += offset;
                 break;
@@ -233,7 +197,7 @@ static BOOL virtual_unwind( struct remote_source *remote, ULONG64 base, RUNTIME_
                 if (!read_u64( remote, frame + info.codes[i + 1] * 8, &regs[op_info] )) return FALSE;
                 break;
             case UWOP_SAVE_NONVOL_FAR:
-                offset = info.codes[i + 1] | ((ULONG)info.codes[i + 2] << 16);
+                offset = unwind_code_long( &info.codes[i] );
                 if (!read_u64( remote, frame + offset, &regs[op_info] )) return FALSE;
                 break;
             case UWOP_EPILOG:
@@ -262,7 +226,8 @@ static BOOL virtual_unwind( struct remote_source *remote, ULONG64 base, RUNTIME_
     return TRUE;
 }
 
-static enum unwind_result remote_unwind( struct frame_source *source, CONTEXT *context, ULONG64 *start )
+static enum unwind_result remote_unwind( struct frame_source *source, CONTEXT *context,
+                                         BOOL return_address, ULONG64 *start )
 {
     struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
     RUNTIME_FUNCTION func;
@@ -324,7 +289,7 @@ NTSTATUS walk_remote_thread( HANDLE thread, CLIENT_ID *id, CONTEXT *context, ULO
     if (!status)
     {
         TRACE( "%lu images, stack %I64x-%I64x\n", remote->nb_images, limits.low, limits.high );
-        *ret_count = walk_stack( &remote->source, context, skip, count, frames, stack_ptrs, &limits );
+        *ret_count = walk_stack( &remote->source, context, FALSE, skip, count, frames, stack_ptrs, &limits );
     }
     RtlFreeHeap( GetProcessHeap(), 0, remote );
     NtClose( process );

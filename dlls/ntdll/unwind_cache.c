@@ -1,0 +1,269 @@
+/*
+ * Cache of unwind recipes for return addresses
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301, USA
+ */
+
+#ifdef __x86_64__
+
+#include <stdarg.h>
+
+#include "ntstatus.h"
+#define WIN32_NO_STATUS
+#include "windef.h"
+#include "winternl.h"
+#include "wine/debug.h"
+#include "function_table.h"
+#include "unwind_codes.h"
+#include "unwind_cache.h"
+
+WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
+
+/*
+ * A back-trace unwinds the same return addresses again and again. The first
+ * time, the full unwinder does it (the image look-up, RtlVirtualUnwind or
+ * the host's DWARF unwinder) and the frame's recipe is kept; from then on
+ * the recipe is a handful of loads. A recipe is kept only when applying it
+ * gives exactly what the full unwinder gave.
+ *
+ * The cache is direct-mapped and shared by all threads without a lock: each
+ * entry has a sequence count, odd while a writer fills it, that readers
+ * check around their copy. Entries carry the generation of the image table;
+ * unloading an image starts a new generation, so no recipe outlives the
+ * code it was made for.
+ */
+
+#define CACHE_BITS  12
+#define CACHE_SIZE  (1 << CACHE_BITS)
+
+struct cache_entry
+{
+    LONG                 sequence;     /* odd while written */
+    ULONG                generation;
+    ULONG64              pc;
+    BOOL                 slow;         /* no recipe: use the full unwinder */
+    struct unwind_recipe recipe;
+};
+
+static struct cache_entry *cache;
+
+static inline struct cache_entry *cache_slot( ULONG64 pc )
+{
+    return &cache[(pc * 0x9e3779b97f4a7c15ull) >> (64 - CACHE_BITS)];
+}
+
+/* regs: Rax ... R15 then Rip, as they follow each other in CONTEXT */
+static void apply_recipe( const struct unwind_recipe *recipe, ULONG64 *regs )
+{
+    ULONG64 addr[RECIPE_MAX_SAVES], rsp = regs[recipe->rsp_reg] + recipe->rsp_off;
+    unsigned int i;
+
+    for (i = 0; i < recipe->count; i++) addr[i] = regs[recipe->base[i]] + recipe->off[i];
+    regs[16] = *(ULONG64 *)(rsp + recipe->rip_off);
+    for (i = 0; i < recipe->count; i++) regs[recipe->reg[i]] = *(ULONG64 *)addr[i];
+    regs[4] = rsp;
+}
+
+/***********************************************************************
+ *           unwind_cache_lookup
+ *
+ * Unwind the frame of context->Rip, a return address, if its recipe is
+ * known. Faults reading the stack are the caller's to catch.
+ */
+enum cache_result unwind_cache_lookup( CONTEXT *context )
+{
+    struct cache_entry *slot, entry;
+    LONG seq;
+
+    if (!cache) return CACHE_MISS;
+    slot = cache_slot( context->Rip );
+    seq = ReadAcquire( &slot->sequence );
+    if (seq & 1) return CACHE_MISS;
+    entry = *slot;
+    __atomic_thread_fence( __ATOMIC_ACQUIRE );
+    if (ReadNoFence( &slot->sequence ) != seq) return CACHE_MISS;
+    if (entry.pc != context->Rip || entry.generation != function_table_generation()) return CACHE_MISS;
+    if (entry.slow) return CACHE_SLOW;
+    apply_recipe( &entry.recipe, &context->Rax );
+    return CACHE_HIT;
+}
+
+static BOOL valid_recipe( const struct unwind_recipe *recipe )
+{
+    unsigned int i;
+
+    if (recipe->rsp_reg >= 16 || recipe->count > RECIPE_MAX_SAVES) return FALSE;
+    for (i = 0; i < recipe->count; i++)
+        if (recipe->reg[i] >= 16 || recipe->base[i] >= 16) return FALSE;
+    return TRUE;
+}
+
+/* does the recipe give what the full unwinder gave? */
+static BOOL recipe_matches( const struct unwind_recipe *recipe, const CONTEXT *before, const CONTEXT *after )
+{
+    ULONG64 regs[17];
+
+    if (!valid_recipe( recipe )) return FALSE;
+    memcpy( regs, &before->Rax, sizeof(regs) );
+    apply_recipe( recipe, regs );
+    return !memcmp( regs, &after->Rax, sizeof(regs) );
+}
+
+static BOOL alloc_cache(void)
+{
+    SIZE_T size = CACHE_SIZE * sizeof(struct cache_entry);
+    void *ptr = NULL;
+
+    if (cache) return TRUE;
+    if (NtAllocateVirtualMemory( GetCurrentProcess(), &ptr, 0, &size, MEM_COMMIT, PAGE_READWRITE ))
+        return FALSE;
+    if (InterlockedCompareExchangePointer( (void **)&cache, ptr, NULL ))
+    {
+        size = 0;
+        NtFreeVirtualMemory( GetCurrentProcess(), &ptr, &size, MEM_RELEASE );
+    }
+    return TRUE;
+}
+
+/***********************************************************************
+ *           unwind_cache_add
+ *
+ * The full unwinder took 'before' to 'after' for the return address 'pc',
+ * the image table being at 'generation' when it started. Keep 'recipe' if
+ * it does the same, or remember that this address needs the full unwinder.
+ */
+void unwind_cache_add( ULONG64 pc, ULONG generation, const CONTEXT *before, const CONTEXT *after,
+                       const struct unwind_recipe *recipe )
+{
+    struct cache_entry *slot;
+    BOOL slow;
+    LONG seq;
+
+    slow = !recipe || !recipe_matches( recipe, before, after );
+    if (slow) TRACE( "no recipe for %p\n", (void *)pc );
+    if (!alloc_cache()) return;
+    slot = cache_slot( pc );
+    seq = ReadNoFence( &slot->sequence );
+    if ((seq & 1) || InterlockedCompareExchange( &slot->sequence, seq + 1, seq ) != seq)
+        return;  /* another thread is filling it */
+    slot->pc = pc;
+    slot->generation = generation;
+    slot->slow = slow;
+    if (!slow) slot->recipe = *recipe;
+    WriteRelease( &slot->sequence, seq + 2 );
+}
+
+/* a value the unwind computes: the register 'reg' before it, plus 'off' */
+struct symbol
+{
+    BYTE    reg;
+    LONG64  off;
+};
+
+static BOOL add_save( struct unwind_recipe *recipe, BYTE reg, struct symbol addr )
+{
+    unsigned int i;
+
+    if (addr.off != (LONG)addr.off) return FALSE;
+    for (i = 0; i < recipe->count; i++) if (recipe->reg[i] == reg) break;  /* a later code wins */
+    if (i == RECIPE_MAX_SAVES) return FALSE;
+    if (i == recipe->count) recipe->count++;
+    recipe->reg[i] = reg;
+    recipe->base[i] = addr.reg;
+    recipe->off[i] = addr.off;
+    return TRUE;
+}
+
+/***********************************************************************
+ *           compile_pe_recipe
+ *
+ * The recipe of RtlVirtualUnwind for 'pc' in 'func': its unwind codes run
+ * over symbols instead of values. Chained unwind information, where the
+ * frame register is read again after registers were restored, and machine
+ * frames, which load the stack pointer, have no recipe.
+ */
+BOOL compile_pe_recipe( ULONG64 base, ULONG64 pc, const RUNTIME_FUNCTION *func, struct unwind_recipe *recipe )
+{
+    const struct unwind_info *info = (const struct unwind_info *)(base + func->UnwindData);
+    struct symbol rsp = { 4, 0 }, frame = { 4, 0 };
+    ULONG prolog_offset;
+    BYTE op, op_info;
+    int i, size;
+
+    if ((info->version != 1 && info->version != 2) || (info->flags & UNW_FLAG_CHAININFO)) return FALSE;
+
+    memset( recipe, 0, sizeof(*recipe) );
+    if (info->frame_reg)
+    {
+        frame.reg = info->frame_reg;
+        frame.off = -16 * info->frame_offset;
+    }
+    if (pc >= base + func->BeginAddress && pc < base + func->BeginAddress + info->prolog)
+        prolog_offset = pc - base - func->BeginAddress;
+    else
+        prolog_offset = ~0u;
+
+    for (i = 0; i < info->count; i += size)
+    {
+        op = unwind_code_op( info->codes[i] );
+        op_info = unwind_code_info( info->codes[i] );
+        size = unwind_code_size( op, op_info );
+        if (i + size > info->count) return FALSE;
+        if (prolog_offset < unwind_code_offset( info->codes[i] )) continue;  /* not executed yet */
+
+        switch (op)
+        {
+        case UWOP_PUSH_NONVOL:
+            if (!add_save( recipe, op_info, rsp )) return FALSE;
+            rsp.off += sizeof(ULONG64);
+            break;
+        case UWOP_ALLOC_LARGE:
+            rsp.off += op_info ? unwind_code_long( &info->codes[i] ) : info->codes[i + 1] * 8;
+            break;
+        case UWOP_ALLOC_SMALL:
+            rsp.off += op_info * 8 + 8;
+            break;
+        case UWOP_SET_FPREG:
+            rsp = frame;
+            break;
+        case UWOP_SAVE_NONVOL:
+        case UWOP_SAVE_NONVOL_FAR:
+        {
+            struct symbol addr = frame;
+
+            addr.off += op == UWOP_SAVE_NONVOL ? info->codes[i + 1] * 8 : unwind_code_long( &info->codes[i] );
+            if (!add_save( recipe, op_info, addr )) return FALSE;
+            break;
+        }
+        case UWOP_EPILOG:
+        case UWOP_SAVE_XMM128:
+        case UWOP_SAVE_XMM128_FAR:
+            break;  /* the walk needs no xmm registers */
+        default:
+            return FALSE;
+        }
+    }
+
+    rsp.off += sizeof(ULONG64);  /* pop the return address */
+    if (rsp.off != (LONG)rsp.off) return FALSE;
+    recipe->rsp_reg = rsp.reg;
+    recipe->rsp_off = rsp.off;
+    recipe->rip_off = -(LONG)sizeof(ULONG64);
+    return TRUE;
+}
+
+#endif  /* __x86_64__ */
