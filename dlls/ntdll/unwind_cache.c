@@ -86,19 +86,22 @@ static void apply_recipe( const struct unwind_recipe *recipe, ULONG64 *regs )
  */
 enum cache_result unwind_cache_lookup( CONTEXT *context )
 {
-    struct cache_entry *slot, entry;
+    const struct cache_entry *slot;
+    struct unwind_recipe recipe;
+    BOOL slow;
     LONG seq;
 
     if (!cache) return CACHE_MISS;
     slot = cache_slot( context->Rip );
     seq = ReadAcquire( &slot->sequence );
-    if (seq & 1) return CACHE_MISS;
-    entry = *slot;
+    if ((seq & 1) || slot->pc != context->Rip || slot->generation != function_table_generation())
+        return CACHE_MISS;
+    slow = slot->slow;
+    recipe = slot->recipe;
     __atomic_thread_fence( __ATOMIC_ACQUIRE );
-    if (ReadNoFence( &slot->sequence ) != seq) return CACHE_MISS;
-    if (entry.pc != context->Rip || entry.generation != function_table_generation()) return CACHE_MISS;
-    if (entry.slow) return CACHE_SLOW;
-    apply_recipe( &entry.recipe, &context->Rax );
+    if (ReadNoFence( &slot->sequence ) != seq) return CACHE_MISS;  /* changed while read */
+    if (slow) return CACHE_SLOW;
+    apply_recipe( &recipe, &context->Rax );
     return CACHE_HIT;
 }
 
