@@ -56,6 +56,7 @@ struct wct_request
     DWORD               *count;
     WAITCHAIN_NODE_INFO *nodes;
     BOOL                *cycle;
+    HANDLE               token;   /* the requester's impersonation token, or NULL */
 };
 
 /* Sessions are looked up in this list rather than trusted as pointers, so a
@@ -311,7 +312,14 @@ static void CALLBACK async_request( TP_CALLBACK_INSTANCE *instance, void *arg )
     LeaveCriticalSection( &wct_cs );
 
     if (cancelled) error = ERROR_CANCELLED;
-    else error = get_wait_chain( request->flags, request->tid, request->count, request->nodes, request->cycle );
+    else
+    {
+        /* answer for the identity that asked, as a synchronous request does */
+        if (request->token) SetThreadToken( NULL, request->token );
+        error = get_wait_chain( request->flags, request->tid, request->count, request->nodes, request->cycle );
+        if (request->token) SetThreadToken( NULL, NULL );
+    }
+    if (request->token) CloseHandle( request->token );
     TRACE( "session %p, context %#Ix: error %lu\n", session, request->context, error );
     session->callback( session, request->context, error, request->count, request->nodes, request->cycle );
 
@@ -414,11 +422,14 @@ BOOL WINAPI GetThreadWaitChain( HWCT handle, DWORD_PTR context, DWORD flags, DWO
         request->count = count;
         request->nodes = nodes;
         request->cycle = is_cycle;
+        if (!OpenThreadToken( GetCurrentThread(), TOKEN_IMPERSONATE, TRUE, &request->token ))
+            request->token = NULL;
         session->outstanding++;
         if (!TrySubmitThreadpoolCallback( async_request, request, NULL ))
         {
             session->outstanding--;
             LeaveCriticalSection( &wct_cs );
+            if (request->token) CloseHandle( request->token );
             free( request );
             return FALSE;
         }
