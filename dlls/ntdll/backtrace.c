@@ -92,12 +92,10 @@ BOOL is_user_dispatcher( ULONG64 start )
 }
 
 /* this process: the loader's function tables, RtlVirtualUnwind, and the host
- * unwinder for ELF frames; the frames of return addresses go through the
- * recipe cache */
-static enum unwind_result local_unwind( struct frame_source *source, CONTEXT *context,
-                                        BOOL return_address, ULONG64 *start )
+ * unwinder for ELF frames; 'cached' says what the recipe cache knows */
+static enum unwind_result __attribute__((noinline)) full_unwind( CONTEXT *context, enum cache_result cached,
+                                                                 ULONG64 *start )
 {
-    enum cache_result cached = CACHE_SLOW;
     LDR_DATA_TABLE_ENTRY *module;
     struct unwind_recipe recipe;
     RUNTIME_FUNCTION *func;
@@ -107,14 +105,10 @@ static enum unwind_result local_unwind( struct frame_source *source, CONTEXT *co
     CONTEXT before;
     void *data;
 
-    if (return_address)
+    if (cached == CACHE_MISS)
     {
-        if ((cached = unwind_cache_lookup( context )) == CACHE_HIT) return UNWOUND;
-        if (cached == CACHE_MISS)
-        {
-            generation = function_table_generation();
-            before = *context;
-        }
+        generation = function_table_generation();
+        before = *context;
     }
 
     if ((func = lookup_function_info( context->Rip, &base, &module )))
@@ -138,6 +132,16 @@ static enum unwind_result local_unwind( struct frame_source *source, CONTEXT *co
     TRACE( "no unwind data for %p in %s\n", (void *)context->Rip,
            module ? debugstr_w(module->BaseDllName.Buffer) : "no module" );
     return NO_UNWIND_DATA;
+}
+
+/* The frames of return addresses go through the recipe cache first. */
+static enum unwind_result local_unwind( struct frame_source *source, CONTEXT *context,
+                                        BOOL return_address, ULONG64 *start )
+{
+    enum cache_result cached = CACHE_SLOW;
+
+    if (return_address && (cached = unwind_cache_lookup( context )) == CACHE_HIT) return UNWOUND;
+    return full_unwind( context, cached, start );
 }
 
 static BOOL local_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )

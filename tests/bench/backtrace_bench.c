@@ -26,6 +26,7 @@ static void capture_full(void)
 
 struct depth_case { int depth; double ns; USHORT frames; };
 static double pe_frame_ns;  /* per frame, from the depth 8 case */
+static struct depth_case shallow;  /* the depth 30 case */
 
 static void __attribute__((noinline)) recurse( struct depth_case *c, int depth )
 {
@@ -57,6 +58,10 @@ static void bench_depth( int depth )
     printf( "capture_depth%d_frame %.1f ns\n", depth, c.ns / (c.frames ? c.frames : 1) );
     printf( "capture_depth%d_frames %u count\n", depth, c.frames );
     if (depth == 8) pe_frame_ns = c.ns / (c.frames ? c.frames : 1);
+    if (depth == 30) shallow = c;
+    /* what each further frame costs, without the fixed cost of a call */
+    if (depth == 60 && c.frames > shallow.frames)
+        printf( "capture_deep_marginal_frame %.1f ns\n", (c.ns - shallow.ns) / (c.frames - shallow.frames) );
 }
 
 /* Host ELF frames: PE -> elf_call -> elf_inner -> callback -> elf_capture. */
