@@ -31,13 +31,15 @@ build_exe() {
 
 # build_test_dlls DIR: the PE test DLLs, tests/dlls/NAME.S -> DIR/NAME.dll,
 # without a C runtime. All are linked at one base, so that one may be loaded
-# where another was.
+# where another was. One may include another: any change rebuilds them all.
 TEST_DLL_BASE=0x2a0000000
 build_test_dlls() {
     for src in "$TOP"/tests/dlls/*.S; do
         [ -f "$src" ] || continue
         dll="$1/$(basename "$src" .S).dll"
-        [ "$dll" -nt "$src" ] && continue
+        stale=""
+        for f in "$TOP"/tests/dlls/*; do [ "$f" -nt "$dll" ] && stale=1; done
+        [ -z "$stale" ] && continue
         x86_64-w64-mingw32-gcc -shared -nostdlib -nostartfiles -Wl,--entry=dll_entry \
             -Wl,--image-base=$TEST_DLL_BASE -Wl,--disable-dynamicbase -o "$dll" "$src" || return 1
     done

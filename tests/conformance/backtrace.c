@@ -12,6 +12,7 @@
 
 #define STANDALONE
 #include "wine/test.h"
+#include "frames.h"
 
 #define FILL ((void *)0x5555555555555555)
 
@@ -34,21 +35,6 @@ static ULONG sum( void **buf, int count )
     int i;
     for (i = 0; i < count; i++) h += (ULONG)(ULONG_PTR)buf[i];
     return h;
-}
-
-static BOOL in_function( void *addr, void *func )
-{
-    ULONG64 base;
-    RUNTIME_FUNCTION *entry = RtlLookupFunctionEntry( (ULONG64)addr, &base, NULL );
-    return entry && base + entry->BeginAddress == (ULONG64)func;
-}
-
-static HMODULE module_of( void *addr )
-{
-    HMODULE mod = NULL;
-    GetModuleHandleExA( GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
-                        addr, &mod );
-    return mod;
 }
 
 /* A->B->C->D, each recording its own return address. */

@@ -11,6 +11,7 @@
 
 #define STANDALONE
 #include "wine/test.h"
+#include "frames.h"
 
 #define FILL ((void *)0x5555555555555555)
 
@@ -18,13 +19,6 @@ static USHORT (WINAPI *pRtlCaptureStackBackTrace)(ULONG, ULONG, void **, ULONG *
 static volatile LONG sink;
 static void *frames[32];
 static USHORT frame_count;
-
-static BOOL in_function( void *addr, void *func )
-{
-    ULONG64 base;
-    RUNTIME_FUNCTION *entry = RtlLookupFunctionEntry( (ULONG64)addr, &base, NULL );
-    return entry && base + entry->BeginAddress == (ULONG64)func;
-}
 
 static void *unmapped_address(void)
 {

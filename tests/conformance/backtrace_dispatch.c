@@ -11,19 +11,13 @@
 
 #define STANDALONE
 #include "wine/test.h"
+#include "frames.h"
 
 static USHORT (WINAPI *pRtlCaptureStackBackTrace)(ULONG, ULONG, void **, ULONG *);
 
 static volatile LONG sink;
 static void *frames[64];
 static USHORT frame_count;
-
-static BOOL in_function( void *addr, void *func )
-{
-    ULONG64 base;
-    RUNTIME_FUNCTION *entry = RtlLookupFunctionEntry( (ULONG64)addr, &base, NULL );
-    return entry && base + entry->BeginAddress == (ULONG64)func;
-}
 
 static int find_frame( void *addr )
 {

@@ -15,24 +15,10 @@
 
 #define STANDALONE
 #include "wine/test.h"
+#include "frames.h"
 
 static USHORT (WINAPI *pRtlCaptureStackBackTrace)(ULONG, ULONG, void **, ULONG *);
 static volatile LONG sink;
-
-static BOOL in_function( void *addr, void *func )
-{
-    ULONG64 base;
-    RUNTIME_FUNCTION *entry = RtlLookupFunctionEntry( (ULONG64)addr, &base, NULL );
-    return entry && base + entry->BeginAddress == (ULONG64)func;
-}
-
-static HMODULE module_of( void *addr )
-{
-    HMODULE mod = NULL;
-    GetModuleHandleExA( GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
-                        addr, &mod );
-    return mod;
-}
 
 struct capture
 {

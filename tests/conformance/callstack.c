@@ -15,6 +15,7 @@
 
 #define STANDALONE
 #include "wine/test.h"
+#include "frames.h"
 
 static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
 static ULONG (WINAPI *pGetCallStackSnapshot)(ULONG, CallSnapshot *, DWORD, DWORD);
@@ -22,13 +23,6 @@ static NTSTATUS (WINAPI *pLdrLockLoaderLock)(ULONG, ULONG *, ULONG_PTR *);
 static NTSTATUS (WINAPI *pLdrUnlockLoaderLock)(ULONG, ULONG_PTR);
 
 static volatile LONG sink;
-
-static BOOL in_function( DWORD_PTR addr, void *func )
-{
-    ULONG64 base;
-    RUNTIME_FUNCTION *entry = RtlLookupFunctionEntry( addr, &base, NULL );
-    return entry && base + entry->BeginAddress == (ULONG64)func;
-}
 
 /* one call site for every snapshot, so that only the paging differs */
 static ULONG __attribute__((noinline)) snapshot( ULONG max, CallSnapshot *frames, DWORD flags, DWORD page )
@@ -63,7 +57,7 @@ static void test_current_thread(void)
     ok( round - 1 == n, "C-02: paging found %lu frames, one call %lu\n", round - 1, n );
 
     ok( n >= 3 && n < 64, "C-01: %lu frames\n", n );
-    ok( in_function( all[0].dwReturnAddr, snapshot ),
+    ok( in_function( (void *)all[0].dwReturnAddr, snapshot ),
         "C-01: frame 0 %#Ix not in the caller\n", all[0].dwReturnAddr );
     for (i = 0; i < n; i++) ok( all[i].dwReturnAddr != 0, "C-01: frame %lu is 0\n", i );
 }
@@ -136,7 +130,7 @@ static void test_other_thread(void)
     memset( ex, 0xcc, sizeof(ex) );
     n = pGetThreadCallStack( thread, 64, ex, STACKSNAP_EXTENDED_INFO, 0 );
     ok( n >= 3 && n < 64, "C-09: %lu frames, error %lu\n", n, GetLastError() );
-    for (i = 0; i < n; i++) if (in_function( ex[i].dwReturnAddr, blocked_function )) found = i;
+    for (i = 0; i < n; i++) if (in_function( (void *)ex[i].dwReturnAddr, blocked_function )) found = i;
     ok( found > 0, "C-09: blocked_function not in the %lu frames\n", n );
     for (i = 0; i < n; i++)
     {
@@ -236,14 +230,6 @@ static void test_layout(void)
 }
 
 /* C-12: a thread of another process, with and without PROCESS_VM_READ */
-static HMODULE module_of( DWORD_PTR addr )
-{
-    HMODULE mod = NULL;
-    GetModuleHandleExA( GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
-                        (void *)addr, &mod );
-    return mod;
-}
-
 static void test_other_process( const char *exe )
 {
     HMODULE ntdll = GetModuleHandleA( "ntdll.dll" ), kernel32 = GetModuleHandleA( "kernel32.dll" );
@@ -263,11 +249,11 @@ static void test_other_process( const char *exe )
     for (i = 0; i < n; i++)
     {
         ok( frames[i].dwReturnAddr != 0, "C-12: frame %lu is 0\n", i );
-        if (module_of( frames[i].dwReturnAddr ) == kernel32) in_kernel32 = TRUE;
+        if (module_of( (void *)frames[i].dwReturnAddr ) == kernel32) in_kernel32 = TRUE;
     }
     if (n)
     {
-        ok( module_of( frames[n - 1].dwReturnAddr ) == ntdll, "C-12: the last frame %#Ix is not in ntdll\n",
+        ok( module_of( (void *)frames[n - 1].dwReturnAddr ) == ntdll, "C-12: the last frame %#Ix is not in ntdll\n",
             frames[n - 1].dwReturnAddr );
         ok( in_kernel32, "C-12: no frame in kernel32\n" );
     }

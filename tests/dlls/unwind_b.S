@@ -1,39 +1,11 @@
 /*
- * A test DLL for back-traces through code that changes under the same
- * address: call_back( func, arg ) calls func( arg ) from a frame of 0x50
- * bytes: unwind_a.S has the same code bytes up to the return address, with
- * a smaller frame.
+ * unwind_a.S with a frame of 0x50 bytes (saved %rbp, 0x40 of locals, the
+ * return address) under the same code bytes up to the return address.
  *
  * Copyright 2026 The wine-backtrace-wct authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-        .text
-        .globl call_back
-        .def call_back; .scl 2; .type 32; .endef
-        .seh_proc call_back
-call_back:
-        pushq %rbp
-        .seh_pushreg %rbp
-        subq $0x40, %rsp
-        .seh_stackalloc 0x40
-        .seh_endprologue
-        movq %rcx, %rax
-        movq %rdx, %rcx
-        call *%rax
-        addq $0x40, %rsp
-        popq %rbp
-        ret
-        .seh_endproc
-
-        .globl dll_entry
-        .def dll_entry; .scl 2; .type 32; .endef
-        .seh_proc dll_entry
-dll_entry:
-        .seh_endprologue
-        movl $1, %eax
-        ret
-        .seh_endproc
-
-        .section .drectve
-        .ascii " -export:call_back"
+#define SAVED_REG %rbp
+#define LOCALS    0x40
+#include "unwind_a.S"

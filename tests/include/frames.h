@@ -1,0 +1,31 @@
+/*
+ * Helpers shared by the back-trace and call-stack tests: where an address
+ * lies.
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __TEST_FRAMES_H
+#define __TEST_FRAMES_H
+
+#include <windows.h>
+
+/* is 'addr' inside the function that starts at 'func', by its unwind data? */
+static inline BOOL in_function( const void *addr, const void *func )
+{
+    ULONG64 base;
+    RUNTIME_FUNCTION *entry = RtlLookupFunctionEntry( (ULONG64)addr, &base, NULL );
+    return entry && base + entry->BeginAddress == (ULONG64)func;
+}
+
+/* the module containing 'addr', or NULL */
+static inline HMODULE module_of( const void *addr )
+{
+    HMODULE mod = NULL;
+    GetModuleHandleExA( GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS | GET_MODULE_HANDLE_EX_FLAG_UNCHANGED_REFCOUNT,
+                        addr, &mod );
+    return mod;
+}
+
+#endif  /* __TEST_FRAMES_H */
