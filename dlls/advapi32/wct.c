@@ -44,7 +44,9 @@ struct wct_session
     PWAITCHAINCALLBACK callback;
     LONG               outstanding;  /* asynchronous requests not yet called back */
     BOOL               closing;      /* requests not started yet are cancelled */
-    CONDITION_VARIABLE done;         /* outstanding dropped to 0 */
+    BOOL               orphaned;     /* closed from a callback: freed by the last one */
+    CONDITION_VARIABLE done;         /* outstanding dropped */
+    struct list        running;      /* requests whose callback is running */
 };
 
 struct wct_request
@@ -57,6 +59,8 @@ struct wct_request
     WAITCHAIN_NODE_INFO *nodes;
     BOOL                *cycle;
     HANDLE               token;   /* the requester's impersonation token, or NULL */
+    struct list          entry;   /* in the session's running list */
+    DWORD                thread;  /* running the callback */
 };
 
 /* Sessions are looked up in this list rather than trusted as pointers, so a
@@ -304,11 +308,13 @@ static void CALLBACK async_request( TP_CALLBACK_INSTANCE *instance, void *arg )
 {
     struct wct_request *request = arg;
     struct wct_session *session = request->session;
-    BOOL cancelled;
+    BOOL cancelled, orphaned;
     DWORD error;
 
     EnterCriticalSection( &wct_cs );
     cancelled = session->closing;
+    request->thread = GetCurrentThreadId();
+    list_add_tail( &session->running, &request->entry );
     LeaveCriticalSection( &wct_cs );
 
     if (cancelled) error = ERROR_CANCELLED;
@@ -324,9 +330,25 @@ static void CALLBACK async_request( TP_CALLBACK_INSTANCE *instance, void *arg )
     session->callback( session, request->context, error, request->count, request->nodes, request->cycle );
 
     EnterCriticalSection( &wct_cs );
-    if (!--session->outstanding) WakeAllConditionVariable( &session->done );
+    list_remove( &request->entry );
+    session->outstanding--;
+    WakeAllConditionVariable( &session->done );
+    orphaned = session->orphaned && !session->outstanding;
     LeaveCriticalSection( &wct_cs );
+    if (orphaned) free( session );
     free( request );
+}
+
+/* callbacks of 'session' running on this thread: a callback may close its
+ * own session, and must not wait for itself */
+static LONG own_callbacks( struct wct_session *session )
+{
+    struct wct_request *request;
+    LONG count = 0;
+
+    LIST_FOR_EACH_ENTRY( request, &session->running, struct wct_request, entry )
+        if (request->thread == GetCurrentThreadId()) count++;
+    return count;
 }
 
 /***********************************************************************
@@ -351,6 +373,7 @@ HWCT WINAPI OpenThreadWaitChainSession( DWORD flags, PWAITCHAINCALLBACK callback
     session->async = !!(flags & WCT_ASYNC_OPEN_FLAG);
     session->callback = callback;
     InitializeConditionVariable( &session->done );
+    list_init( &session->running );
 
     EnterCriticalSection( &wct_cs );
     list_add_tail( &sessions, &session->entry );
@@ -362,11 +385,13 @@ HWCT WINAPI OpenThreadWaitChainSession( DWORD flags, PWAITCHAINCALLBACK callback
  *      CloseThreadWaitChainSession (ADVAPI32.@)
  *
  * Asynchronous requests that have not started are called back with
- * ERROR_CANCELLED; returns once every callback has returned.
+ * ERROR_CANCELLED; returns once every callback has returned, but for the
+ * one calling it, if it is called from a callback of the session.
  */
 void WINAPI CloseThreadWaitChainSession( HWCT handle )
 {
     struct wct_session *session;
+    LONG own;
 
     TRACE( "%p\n", handle );
 
@@ -377,9 +402,11 @@ void WINAPI CloseThreadWaitChainSession( HWCT handle )
     }
     list_remove( &session->entry );
     session->closing = TRUE;
-    while (session->outstanding) SleepConditionVariableCS( &session->done, &wct_cs, INFINITE );
+    own = own_callbacks( session );
+    while (session->outstanding > own) SleepConditionVariableCS( &session->done, &wct_cs, INFINITE );
+    session->orphaned = own > 0;
     LeaveCriticalSection( &wct_cs );
-    free( session );
+    if (!own) free( session );
 }
 
 /***********************************************************************

@@ -563,6 +563,40 @@ static void test_async_close(void)
         result.calls - result.returned, result.calls );
 }
 
+/* Closing an asynchronous session from its own callback (not in the
+ * specification's catalogue): Close must not wait for the callback that
+ * calls it. What Windows does is not documented; a Close that never
+ * returns there is accepted as broken. */
+static HANDLE closed_in_callback;
+static LONG self_close_calls;
+
+static void CALLBACK self_closing_callback( HWCT wct, DWORD_PTR context, DWORD status, DWORD *count,
+                                            WAITCHAIN_NODE_INFO *info, BOOL *cycle )
+{
+    InterlockedIncrement( &self_close_calls );
+    pCloseThreadWaitChainSession( wct );
+    SetEvent( closed_in_callback );
+}
+
+static void test_close_in_callback(void)
+{
+    static WAITCHAIN_NODE_INFO self_nodes[WCT_MAX_NODE_COUNT];
+    static DWORD self_count = WCT_MAX_NODE_COUNT;
+    static BOOL self_cycle;
+    HWCT async = pOpenThreadWaitChainSession( WCT_ASYNC_OPEN_FLAG, self_closing_callback );
+    DWORD wait;
+    BOOL ret;
+
+    closed_in_callback = CreateEventA( NULL, TRUE, FALSE, NULL );
+    ret = pGetThreadWaitChain( async, 0, 0, GetCurrentThreadId(), &self_count, self_nodes, &self_cycle );
+    ok( !ret && GetLastError() == ERROR_IO_PENDING, "close in callback: %d, error %lu\n", ret, GetLastError() );
+    wait = WaitForSingleObject( closed_in_callback, 5000 );
+    ok( wait == WAIT_OBJECT_0 || broken( wait == WAIT_TIMEOUT ),
+        "close in callback: Close did not return: %#lx\n", wait );
+    ok( self_close_calls == 1, "close in callback: %ld callbacks\n", self_close_calls );
+    CloseHandle( closed_in_callback );
+}
+
 /* W-27: a chain longer than 16 nodes */
 static void test_long_chain(void)
 {
@@ -842,6 +876,7 @@ START_TEST(wct)
     test_access( argv[0] );
     test_missing_threads();
     test_async_close();
+    test_close_in_callback();
     test_long_chain();
     test_abandoned_mutex();
 
