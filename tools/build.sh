@@ -2,7 +2,12 @@
 # Build the modules the layer replaces in the staged Wine tree, plus the
 # import libraries that the Windows test programs link with.
 #
-# Usage: tools/build.sh STAGED JOBS "MODULES" "TEST_LIBS" "WINELIB_LIBS"
+# Usage: tools/build.sh STAGED JOBS "MODULES" "TEST_LIBS" "WINELIB_LIBS" ["SANITIZED"]
+#   SANITIZED  TARGET=CHECKS words (make sanitize-build), for example
+#              server/wineserver=address,undefined: TARGET and its objects
+#              are compiled and linked with -fsanitize=CHECKS, through
+#              target-specific flags in STAGED/sanitize.mk, read with Wine's
+#              Makefile; changing them rebuilds those objects.
 # The full compiler output goes to STAGED/build.log; on a failure its end is
 # shown.
 #
@@ -16,12 +21,14 @@ JOBS=$2
 MODULES=$3
 TEST_LIBS=$4
 WINELIB_LIBS=$5
+SANITIZED=${6:-}
 LOG="$STAGED/build.log"
+MAKEFILES_USED=""
 
 step() {
     what=$1 jobs=$2; shift 2
     start=$(date +%s)
-    if ! make -C "$STAGED" -j"$jobs" "$@" >>"$LOG" 2>&1; then
+    if ! make -C "$STAGED" $MAKEFILES_USED -j"$jobs" "$@" >>"$LOG" 2>&1; then
         echo "build: $what failed; the end of $LOG:" >&2
         tail -30 "$LOG" >&2
         exit 1
@@ -30,6 +37,27 @@ step() {
     [ "$took" -ge 5 ] && echo "build: $what (${took}s)"
     return 0
 }
+
+sanitize_mk() {
+    for s in $SANITIZED; do
+        target=${s%%=*} checks=${s#*=}
+        objects=$(sed -n "s|^$target: ||p" "$STAGED/Makefile")
+        [ -n "$objects" ] || { echo "build: no rule for $target in $STAGED/Makefile" >&2; exit 1; }
+        echo "$objects: sanitize.mk"
+        echo "$target: CFLAGS += -fno-omit-frame-pointer -fsanitize=$checks"
+        echo "$target: LDFLAGS += -fsanitize=$checks"
+    done
+}
+
+if [ -n "$SANITIZED" ]; then
+    sanitize_mk >"$STAGED/sanitize.mk.new"
+    if cmp -s "$STAGED/sanitize.mk.new" "$STAGED/sanitize.mk"; then
+        rm "$STAGED/sanitize.mk.new"
+    else
+        mv "$STAGED/sanitize.mk.new" "$STAGED/sanitize.mk"
+    fi
+    MAKEFILES_USED="-f Makefile -f sanitize.mk"
+fi
 
 : >"$LOG"
 # One bison run writes both X.tab.c and X.tab.h, but make may start it twice

@@ -3,6 +3,8 @@
 # each with its figure (inputs tried, load held, faults survived, growth).
 #
 # Usage: tools/reliability.sh        (run by 'make reliability')
+# The results of 'make sanitize' and 'make valgrind' (build/sanitize and
+# build/valgrind, each a run of several minutes) are listed when present.
 #
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -15,6 +17,7 @@ OUT="$TOP/RELIABILITY.md"
 TESTS="conformance/server_fuzz conformance/wct_races host/server_memory conformance/backtrace
 conformance/backtrace_corrupt conformance/callstack conformance/wct"
 
+mkdir -p "$LOGS"
 "$TOP/tools/runtests.sh" $TESTS | tee "$LOGS/reliability.txt"
 status=$?
 
@@ -28,6 +31,32 @@ result() {
 
 row() {
     printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$(result "$4")"
+}
+
+# summary FILE KEY: a value of build/sanitize/summary.txt or build/valgrind/summary.txt
+summary() {
+    sed -n "s/^$2=//p" "$TOP/build/$1/summary.txt"
+}
+
+sanitizer_rows() {
+    if [ -f "$TOP/build/sanitize/summary.txt" ]; then
+        printf '| %s | %s | %s | %s |\n' \
+            "every test on the wineserver built with AddressSanitizer and UndefinedBehaviorSanitizer and ntdll's unix side with UndefinedBehaviorSanitizer; any report fails" \
+            "\`make sanitize\` ($(summary sanitize date))" \
+            "$(summary sanitize tests) in $(summary sanitize seconds) s; $(summary sanitize reports) sanitizer reports, $(summary sanitize kinds_ours) kinds in our code; $(summary sanitize suppression_rules) suppression rules for Wine's own code (tools/ubsan.supp, tools/lsan.supp), $(summary sanitize suppressed_leaks) leaks suppressed" \
+            "$(summary sanitize result)"
+    else
+        echo "| the test suites on the sanitizer build | \`make sanitize\` | not run | - |"
+    fi
+    if [ -f "$TOP/build/valgrind/summary.txt" ]; then
+        printf '| %s | %s | %s | %s |\n' \
+            "the wineserver under valgrind memcheck while the wait-chain tests run on it ($(summary valgrind tests)); any error fails" \
+            "\`make valgrind\` ($(summary valgrind date))" \
+            "$(summary valgrind rounds), $(summary valgrind seconds) s: $(summary valgrind errors) errors, $(summary valgrind suppressed) suppressed in Wine's own code (tools/valgrind.supp); definitely lost: $(summary valgrind definitely_lost)" \
+            "$(summary valgrind result)"
+    else
+        echo "| the wineserver under valgrind memcheck | \`make valgrind\` | not run | - |"
+    fi
 }
 
 {
@@ -55,8 +84,18 @@ row() {
     row "threads and processes the caller may not open: ERROR_ACCESS_DENIED, WctStatusNoAccess, no frames" \
         "conformance/wct (W-28, W-29), conformance/callstack (C-12)" "DACL-protected child processes" conformance/wct
     echo
-    echo "Not covered yet: restricted tokens, AddressSanitizer/UndefinedBehaviorSanitizer"
-    echo "builds of the server and the unix side, and the wineserver under valgrind."
+    echo "## Sanitizers and valgrind"
+    echo
+    echo "Separate runs, not part of \`make check\`; the last results found in build/"
+    echo "(see README.md, \"Sanitizers and valgrind\")."
+    echo
+    echo "| what | run | figure | result |"
+    echo "|---|---|---|---|"
+    sanitizer_rows
+    echo
+    echo "Not covered yet: restricted tokens. Not possible here: AddressSanitizer in"
+    echo "ntdll's unix side (its shadow memory takes the addresses where Windows"
+    echo "programs must be loaded; see README.md)."
 } >"$OUT"
 echo "reliability: wrote $OUT"
 exit $status

@@ -5,8 +5,10 @@
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-STAGED="$TOP/build/wine"
-TESTBIN="$TOP/build/tests"
+# WINE_LAYER_TREE and TESTBIN select another build of the layer and another
+# place for the test programs and logs (tools/sanitize.sh).
+STAGED="${WINE_LAYER_TREE:-$TOP/build/wine}"
+TESTBIN="${TESTBIN:-$TOP/build/tests}"
 LAYER="$TOP/loader/wine-layer"
 
 pe_libs() {

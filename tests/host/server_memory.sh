@@ -7,7 +7,7 @@ set -eu
 . "$TOP/tools/testlib.sh"
 exe="$TESTBIN/conformance/wct_races.exe"
 build_exe "$TOP/tests/conformance/wct_races.c" "$exe"
-export WINEPREFIX="$TOP/build/prefix"
+export WINEPREFIX="$("$LAYER" --env | sed -n 's/^WINEPREFIX=//p')"
 server="$STAGED/server/wineserver"
 
 "$LAYER" --kill
