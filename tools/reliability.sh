@@ -15,7 +15,8 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 LOGS="$TOP/build/tests"
 OUT="$TOP/RELIABILITY.md"
 TESTS="conformance/server_fuzz conformance/wct_races host/server_memory conformance/backtrace
-conformance/backtrace_corrupt conformance/callstack conformance/wct"
+conformance/backtrace_corrupt conformance/backtrace_reload conformance/callstack conformance/wct
+conformance/wct_token"
 
 mkdir -p "$LOGS"
 "$TOP/tools/runtests.sh" $TESTS | tee "$LOGS/reliability.txt"
@@ -77,12 +78,16 @@ sanitizer_rows() {
         conformance/backtrace "$(figure conformance/backtrace 'R-22:')" conformance/backtrace
     row "back-traces of corrupted stacks: NULL and unmapped return addresses, a frame pointer into unmapped memory" \
         conformance/backtrace_corrupt "$(figure conformance/backtrace_corrupt 'tests executed')" conformance/backtrace_corrupt
+    row "back-traces through the same return addresses again and again (the recipe cache), and through a DLL replaced by another one laid out differently at the same address" \
+        conformance/backtrace_reload "$(figure conformance/backtrace_reload 'repeat:'); $(figure conformance/backtrace_reload 'reload:')" conformance/backtrace_reload
     row "GetThreadCallStack of a thread that keeps taking the heap and loader locks" \
         conformance/callstack "$(figure conformance/callstack 'locks:')" conformance/callstack
     row "GetThreadCallStack of threads that exit while walked" \
         conformance/callstack "$(figure conformance/callstack 'exiting threads:')" conformance/callstack
     row "threads and processes the caller may not open: ERROR_ACCESS_DENIED, WctStatusNoAccess, no frames" \
         "conformance/wct (W-28, W-29), conformance/callstack (C-12)" "DACL-protected child processes" conformance/wct
+    row "restricted tokens (deny-only groups, removed privileges, restricting SIDs, a restricted child process, impersonation, asynchronous requests): the layer answers exactly what OpenThread/OpenProcess allow for the same token; what Wine 8.0 does not enforce is listed in docs/ACCESS.md" \
+        conformance/wct_token "$(figure conformance/wct_token '^tokens: [0-9]+ checks:')" conformance/wct_token
     echo
     echo "## Sanitizers and valgrind"
     echo
@@ -93,7 +98,7 @@ sanitizer_rows() {
     echo "|---|---|---|---|"
     sanitizer_rows
     echo
-    echo "Not covered yet: restricted tokens. Not possible here: AddressSanitizer in"
+    echo "Not possible here: AddressSanitizer in"
     echo "ntdll's unix side (its shadow memory takes the addresses where Windows"
     echo "programs must be loaded; see README.md)."
 } >"$OUT"

@@ -15,7 +15,7 @@ CACHE=${1:-$(cd "$(dirname "$0")/.." && pwd)/build/cache}
 
 PACKAGES="wine64 wine64-tools gcc-mingw-w64-x86-64 gcc make perl flex bison
 autoconf automake dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
-libxml-libxml-perl procps"
+libxml-libxml-perl procps valgrind"
 
 say() { echo "setup: $*"; }
 die() { echo "setup: error: $*" >&2; exit 1; }
