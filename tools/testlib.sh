@@ -39,7 +39,7 @@ build_test_dlls() {
     for src in "$TOP"/tests/dlls/*.S; do
         [ -f "$src" ] || continue
         dll="$1/$(basename "$src" .S).dll"
-        stale=""
+        [ -f "$dll" ] && stale="" || stale=1
         for f in "$TOP"/tests/dlls/*; do [ "$f" -nt "$dll" ] && stale=1; done
         [ -z "$stale" ] && continue
         x86_64-w64-mingw32-gcc -shared -nostdlib -nostartfiles -Wl,--entry=dll_entry \
