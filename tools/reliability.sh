@@ -91,8 +91,9 @@ sanitizer_rows() {
     echo
     echo "## Sanitizers and valgrind"
     echo
-    echo "Separate runs, not part of \`make check\`; the last results found in build/"
-    echo "(see README.md, \"Sanitizers and valgrind\")."
+    echo "Run by \`make reliability\` before the tests above (or alone: \`make"
+    echo "sanitize\`, \`make valgrind\`); not part of \`make check\`. See README.md,"
+    echo "\"Sanitizers and valgrind\"."
     echo
     echo "| what | run | figure | result |"
     echo "|---|---|---|---|"
