@@ -32,6 +32,10 @@ export STOCK
 
 : "${WINEDEBUG:=-all}"
 export WINEDEBUG
+# As in Wine's own test runs: broken() answers are Windows' alone, and a
+# win_skip() (something missing) is a failure on Wine.
+WINETEST_PLATFORM=wine
+export WINETEST_PLATFORM
 
 passed=0
 failed=0

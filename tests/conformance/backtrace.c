@@ -265,6 +265,63 @@ static void test_exports(void)
     }
 }
 
+/* ntoskrnl.exe exports the three functions to drivers. On Windows the
+ * kernel's code cannot run in a user process, so there only its export table
+ * is read; Wine's ntoskrnl.exe runs in user processes (winedevice), where the
+ * functions must walk like ntdll's. */
+static void __attribute__((noinline)) compare_kernel_walk( HMODULE ntoskrnl )
+{
+    ULONG (WINAPI *pKernelWalk)(void **, ULONG, ULONG) = (void *)GetProcAddress( ntoskrnl, "RtlWalkFrameChain" );
+    USHORT (WINAPI *pKernelCapture)(ULONG, ULONG, void **, ULONG *) =
+        (void *)GetProcAddress( ntoskrnl, "RtlCaptureStackBackTrace" );
+    void (WINAPI *pKernelCallers)(void **, void **) = (void *)GetProcAddress( ntoskrnl, "RtlGetCallersAddress" );
+    void *kernel[8], *user[8], *caller = FILL, *parent = FILL;
+    ULONG kn, un;
+
+    fill( kernel, 8 );
+    fill( user, 8 );
+    kn = pKernelWalk( kernel, 6, 0 );
+    un = pRtlWalkFrameChain( user, 6, 0 );
+    ok( kn == 6 && un == 6, "walk: %lu and %lu frames\n", kn, un );
+    ok( in_function( kernel[0], compare_kernel_walk ), "walk: frame 0 %p not here\n", kernel[0] );
+    ok( !memcmp( kernel + 1, user + 1, 5 * sizeof(void *) ), "walk: frames differ from ntdll's\n" );
+    ok( kernel[6] == FILL, "walk: kernel[6] overwritten with %p\n", kernel[6] );
+
+    fill( kernel, 8 );
+    kn = pKernelCapture( 1, 5, kernel, NULL );
+    ok( kn == 5, "capture: %lu frames\n", kn );
+    ok( !memcmp( kernel, user + 1, 5 * sizeof(void *) ), "capture: frames differ from ntdll's walk\n" );
+
+    pKernelCallers( &caller, &parent );
+    ok( caller == user[1] && parent == user[2], "callers: %p %p, expected %p %p\n",
+        caller, parent, user[1], user[2] );
+    sink++;
+}
+
+static void test_kernel_exports(void)
+{
+    static const char * const names[] = { "RtlCaptureStackBackTrace", "RtlGetCallersAddress", "RtlWalkFrameChain" };
+    HMODULE mod = LoadLibraryExA( "ntoskrnl.exe", NULL, DONT_RESOLVE_DLL_REFERENCES );
+    int i;
+
+    ok( mod != NULL, "ntoskrnl.exe not mapped, error %lu\n", GetLastError() );
+    if (!mod) return;
+    for (i = 0; i < ARRAY_SIZE(names); i++)
+        ok( GetProcAddress( mod, names[i] ) != NULL, "ntoskrnl.exe does not export %s\n", names[i] );
+    FreeLibrary( mod );
+
+    if (!GetProcAddress( GetModuleHandleA( "ntdll.dll" ), "wine_get_version" ))
+    {
+        skip( "the kernel's functions do not run in a user process\n" );
+        return;
+    }
+    mod = LoadLibraryA( "ntoskrnl.exe" );
+    ok( mod != NULL, "ntoskrnl.exe not loaded, error %lu\n", GetLastError() );
+    if (!mod) return;
+    compare_kernel_walk( mod );
+    FreeLibrary( mod );
+}
+
 /* many threads capture while another loads and frees DLLs. */
 static volatile LONG stop_stress;
 static LONG bad_traces, good_traces;
@@ -350,6 +407,7 @@ START_TEST(backtrace)
     test_thread_end();
     test_deep();
     test_exports();
+    test_kernel_exports();
     test_concurrency();
     test_null_buffer( argv[0] );
 }

@@ -1,6 +1,7 @@
 /*
- * Back-traces through user callbacks, exception dispatch and code without
- * unwind data (x86_64). Test ids (R-nn) refer to the catalogue in the
+ * Back-traces through user callbacks (window procedures, APCs), exception
+ * dispatch (vectored and frame handlers) and code without unwind data or
+ * described by function tables (x86_64). Test ids (R-nn) refer to the catalogue in the
  * project's stack-backtrace specification.
  *
  * Copyright 2026 The wine-backtrace-wct authors
@@ -62,6 +63,116 @@ static void test_window_procedure(void)
     UnregisterClassA( "backtrace_test", NULL );
 }
 
+/* R-16 (continued): SendMessage and DispatchMessage lead back to the
+ * function that sent or dispatched the message, and on to its caller. */
+static HWND message_window;
+static void *message_caller;
+
+static LRESULT CALLBACK message_wndproc( HWND hwnd, UINT msg, WPARAM wparam, LPARAM lparam )
+{
+    if (msg == WM_USER) frame_count = pRtlCaptureStackBackTrace( 0, 64, frames, NULL );
+    return DefWindowProcA( hwnd, msg, wparam, lparam );
+}
+
+static void __attribute__((noinline)) send_message(void)
+{
+    message_caller = __builtin_return_address(0);
+    SendMessageA( message_window, WM_USER, 0, 0 );
+    sink++;
+}
+
+static void __attribute__((noinline)) dispatch_message(void)
+{
+    MSG msg;
+
+    message_caller = __builtin_return_address(0);
+    while (PeekMessageA( &msg, message_window, 0, 0, PM_REMOVE )) DispatchMessageA( &msg );
+    sink++;
+}
+
+static void check_message_trace( const char *how, const void *func )
+{
+    int i, found = -1;
+
+    ok( frame_count > 0, "R-16: %s: no capture in the window procedure\n", how );
+    for (i = 0; i < frame_count; i++) if (in_function( frames[i], func )) found = i;
+    ok( found > 0, "R-16: %s: the trace (%u frames) does not reach the caller\n", how, frame_count );
+    if (found > 0)
+        ok( found + 1 < frame_count && frames[found + 1] == message_caller,
+            "R-16: %s: after the caller, %p instead of its return address %p\n", how,
+            found + 1 < frame_count ? frames[found + 1] : NULL, message_caller );
+    for (i = 0; i < frame_count; i++) ok( frames[i] != NULL, "R-16: %s: frame %d is NULL\n", how, i );
+}
+
+static void test_messages(void)
+{
+    WNDCLASSA cls = { 0 };
+
+    cls.lpfnWndProc = message_wndproc;
+    cls.lpszClassName = "backtrace_messages";
+    ok( RegisterClassA( &cls ), "RegisterClass failed, error %lu\n", GetLastError() );
+    message_window = CreateWindowExA( 0, "backtrace_messages", NULL, 0, 0, 0, 0, 0, HWND_MESSAGE, 0, 0, NULL );
+    ok( message_window != NULL, "CreateWindowEx failed, error %lu\n", GetLastError() );
+
+    frame_count = 0;
+    send_message();
+    check_message_trace( "SendMessage", send_message );
+
+    frame_count = 0;
+    ok( PostMessageA( message_window, WM_USER, 0, 0 ), "PostMessage failed, error %lu\n", GetLastError() );
+    dispatch_message();
+    check_message_trace( "DispatchMessage", dispatch_message );
+
+    DestroyWindow( message_window );
+    UnregisterClassA( "backtrace_messages", NULL );
+}
+
+/* A user APC runs from KiUserApcDispatcher; its trace leads back to the
+ * function whose alertable wait delivered it, and on to its caller. */
+static void *apc_waiter_caller;
+
+static void CALLBACK capture_apc( ULONG_PTR arg )
+{
+    frame_count = pRtlCaptureStackBackTrace( 0, 64, frames, NULL );
+}
+
+static void __attribute__((noinline)) alertable_wait(void)
+{
+    apc_waiter_caller = __builtin_return_address(0);
+    ok( SleepEx( 0, TRUE ) == WAIT_IO_COMPLETION, "SleepEx did not run the APC\n" );
+    sink++;
+}
+
+static DWORD WINAPI apc_thread( void *arg )
+{
+    ok( QueueUserAPC( capture_apc, GetCurrentThread(), 0 ), "QueueUserAPC failed, error %lu\n", GetLastError() );
+    alertable_wait();
+    sink++;
+    return 0;
+}
+
+static void test_apc(void)
+{
+    HANDLE thread;
+    int i, found = -1;
+
+    frame_count = 0;
+    thread = CreateThread( NULL, 0, apc_thread, NULL, 0, NULL );
+    ok( WaitForSingleObject( thread, 10000 ) == WAIT_OBJECT_0, "the APC thread hangs\n" );
+    CloseHandle( thread );
+
+    ok( frame_count > 0, "no capture in the APC\n" );
+    for (i = 0; i < frame_count; i++) if (in_function( frames[i], alertable_wait )) found = i;
+    ok( found > 0, "APC: the trace (%u frames) does not reach the waiting function\n", frame_count );
+    if (found > 0)
+        ok( found + 1 < frame_count && frames[found + 1] == apc_waiter_caller,
+            "APC: after the waiting function, %p instead of its return address %p\n",
+            found + 1 < frame_count ? frames[found + 1] : NULL, apc_waiter_caller );
+    if (frame_count)
+        ok( module_of( frames[frame_count - 1] ) == GetModuleHandleA( "ntdll.dll" ),
+            "APC: the trace does not end at the thread's start in ntdll (%p)\n", frames[frame_count - 1] );
+}
+
 /* R-17: a vectored handler sees the faulting address, then the callers of
  * the function that faulted. */
 extern char fault_instr[], fault_resume[];
@@ -105,6 +216,64 @@ static void test_exception_handler(void)
             frames[i + 1], fault_caller );
 }
 
+/* R-17 (continued): the exception handler of the function that faulted,
+ * called by RtlDispatchException, sees the same: the faulting address, then
+ * the function's caller. */
+extern void seh_fault(void);
+extern char seh_fault_instr[], seh_fault_resume[];
+
+/* used by the .seh_handler directive below */
+static EXCEPTION_DISPOSITION WINAPI __attribute__((used))
+seh_capture_handler( EXCEPTION_RECORD *rec, void *frame, CONTEXT *context, void *dispatch )
+{
+    if (rec->ExceptionCode != EXCEPTION_ACCESS_VIOLATION || context->Rip != (ULONG_PTR)seh_fault_instr)
+        return ExceptionContinueSearch;
+    frame_count = pRtlCaptureStackBackTrace( 0, 64, frames, NULL );
+    context->Rip = (ULONG_PTR)seh_fault_resume;
+    return ExceptionContinueExecution;
+}
+
+__asm__( ".text\n\t"
+         ".globl seh_fault\n\t"
+         ".def seh_fault; .scl 2; .type 32; .endef\n"
+         "seh_fault:\n\t"
+         ".seh_proc seh_fault\n\t"
+         "subq $0x28,%rsp\n\t"
+         ".seh_stackalloc 0x28\n\t"
+         ".seh_endprologue\n\t"
+         ".seh_handler seh_capture_handler, @except\n\t"
+         "xorl %eax,%eax\n"
+         ".globl seh_fault_instr\n"
+         "seh_fault_instr:\n\t"
+         "movl (%rax),%eax\n"
+         ".globl seh_fault_resume\n"
+         "seh_fault_resume:\n\t"
+         "addq $0x28,%rsp\n\t"
+         "ret\n\t"
+         ".seh_endproc" );
+
+static void __attribute__((noinline)) call_seh_fault(void)
+{
+    seh_fault();
+    sink++;
+}
+
+static void test_seh_handler(void)
+{
+    int i;
+
+    frame_count = 0;
+    call_seh_fault();
+    ok( frame_count > 0, "R-17: no capture in the exception handler\n" );
+    i = find_frame( seh_fault_instr );
+    ok( i > 0, "R-17: handler: the faulting address %p is not in the trace (%u frames)\n",
+        seh_fault_instr, frame_count );
+    if (i > 0)
+        ok( i + 1 < frame_count && in_function( frames[i + 1], call_seh_fault ),
+            "R-17: handler: after the fault, %p is not in the caller\n",
+            i + 1 < frame_count ? frames[i + 1] : NULL );
+}
+
 /* R-18: code without unwind data ends the trace; once a function table
  * describes it, the walk goes on through it. */
 static void __attribute__((noinline)) stub_target(void)
@@ -120,6 +289,15 @@ static void __attribute__((noinline)) call_stub( void (*stub)(void) )
     stub_caller = __builtin_return_address(0);
     stub();
     sink++;
+}
+
+static RUNTIME_FUNCTION *callback_func;
+static LONG callback_calls;
+
+static RUNTIME_FUNCTION * CALLBACK function_table_callback( DWORD64 pc, void *context )
+{
+    callback_calls++;
+    return callback_func;
 }
 
 static void test_code_without_unwind_data(void)
@@ -140,6 +318,7 @@ static void test_code_without_unwind_data(void)
     RUNTIME_FUNCTION *func;
     BYTE *stub = VirtualAlloc( NULL, 0x1000, MEM_COMMIT, PAGE_EXECUTE_READWRITE );
     void *target = stub_target, *after_call;
+    ULONG_PTR table_id;
 
     memcpy( stub, code, sizeof(code) );
     memcpy( stub + 6, &target, sizeof(target) );
@@ -168,6 +347,29 @@ static void test_code_without_unwind_data(void)
         ok( frames[3] == stub_caller, "R-18: frame 3 %p, expected %p\n", frames[3], stub_caller );
     }
     RtlDeleteFunctionTable( func );
+
+    /* the same through a callback that the look-up asks for the entry */
+    callback_func = func;
+    table_id = (ULONG_PTR)stub | 3;  /* callback tables are told apart by the two low bits */
+    ok( RtlInstallFunctionTableCallback( table_id, (ULONG_PTR)stub, 0x1000, function_table_callback,
+                                         NULL, NULL ), "RtlInstallFunctionTableCallback failed\n" );
+    frame_count = 0;
+    callback_calls = 0;
+    call_stub( (void *)stub );
+    ok( callback_calls > 0, "R-18: the function table callback was not called\n" );
+    ok( frame_count > 3, "R-18: with a callback, got %u frames\n", frame_count );
+    if (frame_count > 3)
+    {
+        ok( frames[1] == after_call, "R-18: callback: frame 1 %p, expected %p\n", frames[1], after_call );
+        ok( in_function( frames[2], call_stub ), "R-18: callback: frame 2 %p not in call_stub\n", frames[2] );
+        ok( frames[3] == stub_caller, "R-18: callback: frame 3 %p, expected %p\n", frames[3], stub_caller );
+    }
+    ok( RtlDeleteFunctionTable( (RUNTIME_FUNCTION *)table_id ), "RtlDeleteFunctionTable failed\n" );
+
+    /* and once the table is gone, the trace ends in the stub again */
+    frame_count = 0;
+    call_stub( (void *)stub );
+    ok( frame_count == 2, "R-18: table deleted: got %u frames\n", frame_count );
     VirtualFree( stub, 0, MEM_RELEASE );
 }
 
@@ -176,6 +378,9 @@ START_TEST(backtrace_dispatch)
     pRtlCaptureStackBackTrace = (void *)GetProcAddress( GetModuleHandleA( "ntdll.dll" ),
                                                         "RtlCaptureStackBackTrace" );
     test_window_procedure();
+    test_messages();
+    test_apc();
     test_exception_handler();
+    test_seh_handler();
     test_code_without_unwind_data();
 }
