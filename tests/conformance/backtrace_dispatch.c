@@ -1,8 +1,8 @@
 /*
  * Back-traces through user callbacks (window procedures, APCs), exception
  * dispatch (vectored and frame handlers) and code without unwind data or
- * described by function tables (x86_64). Test ids (R-nn) refer to the catalogue in the
- * project's stack-backtrace specification.
+ * described by function tables (x86_64). Test ids (R-nn) refer to the
+ * catalogue in the project's stack-backtrace specification.
  *
  * Copyright 2026 The wine-backtrace-wct authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
