@@ -24,9 +24,20 @@ static void capture_full(void)
     last_count = pRtlCaptureStackBackTrace( 0, ARRAYSIZE(frames), frames, NULL );
 }
 
-struct depth_case { int depth; double ns; USHORT frames; };
+/* Captures of the innermost 'window_frames' frames only: at depth 60, both
+ * windows stay inside the recursion, so their difference is what PE frames
+ * cost, without the fixed cost of a call and of the thread's start frames. */
+#define WINDOW_SHORT 10
+#define WINDOW_LONG  50
+static ULONG window_frames;
+
+static void capture_window(void)
+{
+    last_count = pRtlCaptureStackBackTrace( 0, window_frames, frames, NULL );
+}
+
+struct depth_case { int depth; double ns; USHORT frames; double window_ns[2]; USHORT window_count[2]; };
 static double pe_frame_ns;  /* per frame, from the depth 8 case */
-static struct depth_case shallow;  /* the depth 30 case */
 
 static void __attribute__((noinline)) recurse( struct depth_case *c, int depth )
 {
@@ -38,6 +49,15 @@ static void __attribute__((noinline)) recurse( struct depth_case *c, int depth )
     }
     c->ns = measure( capture_full, 300 );
     c->frames = last_count;
+    if (c->depth > WINDOW_LONG)
+    {
+        window_frames = WINDOW_SHORT;
+        c->window_ns[0] = measure( capture_window, 300 );
+        c->window_count[0] = last_count;
+        window_frames = WINDOW_LONG;
+        c->window_ns[1] = measure( capture_window, 300 );
+        c->window_count[1] = last_count;
+    }
 }
 
 static DWORD WINAPI depth_thread( void *arg )
@@ -58,10 +78,9 @@ static void bench_depth( int depth )
     printf( "capture_depth%d_frame %.1f ns\n", depth, c.ns / (c.frames ? c.frames : 1) );
     printf( "capture_depth%d_frames %u count\n", depth, c.frames );
     if (depth == 8) pe_frame_ns = c.ns / (c.frames ? c.frames : 1);
-    if (depth == 30) shallow = c;
-    /* what each further frame costs, without the fixed cost of a call */
-    if (depth == 60 && c.frames > shallow.frames)
-        printf( "capture_deep_marginal_frame %.1f ns\n", (c.ns - shallow.ns) / (c.frames - shallow.frames) );
+    if (c.window_count[0] == WINDOW_SHORT && c.window_count[1] == WINDOW_LONG)
+        printf( "capture_deep_marginal_frame %.1f ns\n",
+                (c.window_ns[1] - c.window_ns[0]) / (WINDOW_LONG - WINDOW_SHORT) );
 }
 
 /* Host ELF frames: PE -> elf_call -> elf_inner -> callback -> elf_capture. */
