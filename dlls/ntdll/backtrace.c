@@ -169,7 +169,7 @@ static BOOL step_frame( struct frame_source *source, CONTEXT *context, BOOL *lea
     switch (source->unwind( source, context, !was_leaf_ok, &start ))
     {
     case UNWOUND:
-        *leaf_ok = source->is_dispatcher && source->is_dispatcher( start );
+        *leaf_ok = start && source->is_dispatcher && source->is_dispatcher( start );
         break;
     case UNWOUND_HOST:
         break;

@@ -60,7 +60,7 @@ static struct image_range *images;
 static SIZE_T capacity;        /* entries committed */
 static ULONG image_count;
 static LONG sequence;          /* odd while a writer changes the table */
-static LONG generation;        /* counts the images taken off the table */
+LONG function_table_removals;  /* counts the images taken off the table */
 static BOOL table_failed;      /* out of space: readers use the module list */
 
 static BOOL reserve_entry(void)
@@ -141,24 +141,13 @@ void function_table_remove( LDR_DATA_TABLE_ENTRY *module )
 {
     ULONG pos = upper_bound( (ULONG_PTR)module->DllBase, image_count );
 
-    InterlockedIncrement( &generation );
+    InterlockedIncrement( &function_table_removals );
     if (!pos || images[pos - 1].module != module) return;
     pos--;
     InterlockedIncrement( &sequence );
     memmove( images + pos, images + pos + 1, (image_count - pos - 1) * sizeof(*images) );
     image_count--;
     InterlockedIncrement( &sequence );
-}
-
-/***********************************************************************
- *           function_table_generation
- *
- * Changes whenever an image is taken off the table: what was learnt about
- * the code at an address holds as long as this stays the same.
- */
-ULONG function_table_generation(void)
-{
-    return ReadAcquire( &generation );
 }
 
 /* the old way, for when the table cannot answer */

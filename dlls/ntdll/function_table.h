@@ -26,7 +26,14 @@ extern void function_table_add( LDR_DATA_TABLE_ENTRY *module ) DECLSPEC_HIDDEN;
 extern void function_table_remove( LDR_DATA_TABLE_ENTRY *module ) DECLSPEC_HIDDEN;
 extern BOOL function_table_find( ULONG_PTR pc, LDR_DATA_TABLE_ENTRY **module, ULONG_PTR *base,
                                  RUNTIME_FUNCTION **functions, ULONG *count ) DECLSPEC_HIDDEN;
-extern ULONG function_table_generation(void) DECLSPEC_HIDDEN;
+extern LONG function_table_removals DECLSPEC_HIDDEN;
+
+/* Changes whenever an image is taken off the table: what was learnt about
+ * the code at an address holds as long as this stays the same. */
+static inline ULONG function_table_generation(void)
+{
+    return ReadAcquire( &function_table_removals );
+}
 #else
 static inline void function_table_add( LDR_DATA_TABLE_ENTRY *module ) { }
 static inline void function_table_remove( LDR_DATA_TABLE_ENTRY *module ) { }
