@@ -79,8 +79,12 @@ static void bench_depth( int depth )
     printf( "capture_depth%d_frames %u count\n", depth, c.frames );
     if (depth == 8) pe_frame_ns = c.ns / (c.frames ? c.frames : 1);
     if (c.window_count[0] == WINDOW_SHORT && c.window_count[1] == WINDOW_LONG)
+    {
+        printf( "capture_depth%d_first%d_call %.1f ns\n", depth, WINDOW_SHORT, c.window_ns[0] );
+        printf( "capture_depth%d_first%d_call %.1f ns\n", depth, WINDOW_LONG, c.window_ns[1] );
         printf( "capture_deep_marginal_frame %.1f ns\n",
                 (c.window_ns[1] - c.window_ns[0]) / (WINDOW_LONG - WINDOW_SHORT) );
+    }
 }
 
 /* Host ELF frames: PE -> elf_call -> elf_inner -> callback -> elf_capture. */
