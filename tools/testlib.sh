@@ -18,6 +18,8 @@ pe_libs() {
 }
 
 # build_exe SRC EXE: a Windows console program, as Wine builds its tests.
+# DWARF 4, as Wine 8.0's dbghelp reads no later version (GCC 12 writes 5):
+# so wctdump and debuggers name the program's functions.
 build_exe() {
     src=$1 exe=$2
     if [ -f "$exe" ] && [ "$exe" -nt "$src" ] && [ "$exe" -nt "$STAGED/include/wine/test.h" ]; then
@@ -26,7 +28,7 @@ build_exe() {
         [ -z "$stale" ] && return 0
     fi
     x86_64-w64-mingw32-gcc -c -o "$exe.o" "$src" -I"$STAGED/include" -I"$STAGED/include/msvcrt" \
-        -I"$TOP/tests/include" -D_MSVCR_VER=0 -D__WINE_PE_BUILD -Wall -Werror -g -O2 &&
+        -I"$TOP/tests/include" -D_MSVCR_VER=0 -D__WINE_PE_BUILD -Wall -Werror -gdwarf-4 -O2 &&
     "$STAGED/tools/winegcc/winegcc" -o "$exe" --wine-objdir "$STAGED" -b x86_64-w64-mingw32 \
         -mconsole "$exe.o" $(pe_libs)
 }

@@ -1,11 +1,11 @@
 #!/bin/sh
 # The main job's demonstration finds the three deadlocks, and wctdump's JSON
-# report is valid and says the same.
+# report is valid, says the same, and names the program's functions.
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 sh "$TOP/tools/demo.sh"
 python3 - "$TOP/build/demo/report.json" <<'PY'
-import json, sys
+import json, re, sys
 report = json.load(open(sys.argv[1]))
 threads = [t for p in report["processes"] for t in p["threads"]]
 dead = [t for t in threads if t.get("deadlock")]
@@ -16,5 +16,8 @@ for t in dead:
     assert t["chain"][0]["tid"] == t["tid"] and t["chain"][-1]["type"] == "thread", t
     assert t["chain"][-1]["status"] == "blocked", t
     assert t["stack"] and t["stack"][-1]["where"].startswith("ntdll!"), t["stack"]
-print("JSON report: 6 deadlocked threads, every chain a cycle, every stack ending in ntdll")
+    # the program's own function that blocked, named from its debug information
+    assert any(re.match(r"deadlocks!(mutex|cs|window|sender)_thread\+0x", f["where"]) for f in t["stack"]), t["stack"]
+print("JSON report: 6 deadlocked threads, every chain a cycle, every stack ending in ntdll "
+      "through the function of deadlocks.exe that blocked")
 PY
