@@ -28,6 +28,8 @@
 #include <dbghelp.h>
 #include <wct.h>
 
+#include "wctdump.h"
+
 #define MAX_STACK 64
 
 static const char usage[] =
@@ -97,7 +99,8 @@ static BOOL is_blocked( const struct thread_report *report )
     return report->ok && report->count && report->nodes[0].ObjectStatus == WctStatusBlocked;
 }
 
-/* module!symbol+offset, or module+offset, or the bare address */
+/* module!symbol+offset (from the debug information, else the exports), or
+ * module+offset, or the bare address */
 static void describe_address( HANDLE process, DWORD64 addr, char *buffer, int size )
 {
     char symbol_buffer[sizeof(SYMBOL_INFO) + 256];
@@ -109,6 +112,9 @@ static void describe_address( HANDLE process, DWORD64 addr, char *buffer, int si
     symbol->SizeOfStruct = sizeof(*symbol);
     symbol->MaxNameLen = 255;
     if (have_module && SymFromAddr( process, addr, &displacement, symbol ))
+        snprintf( buffer, size, "%s!%s+0x%I64x", module.ModuleName, symbol->Name, displacement );
+    else if (have_module && export_symbol( process, module.BaseOfImage, addr, symbol->Name,
+                                           symbol->MaxNameLen + 1, &displacement ))
         snprintf( buffer, size, "%s!%s+0x%I64x", module.ModuleName, symbol->Name, displacement );
     else if (have_module)
         snprintf( buffer, size, "%s+0x%I64x", module.ModuleName, addr - module.BaseOfImage );

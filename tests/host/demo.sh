@@ -18,6 +18,8 @@ for t in dead:
     assert t["stack"] and t["stack"][-1]["where"].startswith("ntdll!"), t["stack"]
     # the program's own function that blocked, named from its debug information
     assert any(re.match(r"deadlocks!(mutex|cs|window|sender)_thread\+0x", f["where"]) for f in t["stack"]), t["stack"]
+    # every frame named: from debug information, or from the exports (system call stubs)
+    assert all(re.match(r"\w+![\w@?$]+\+0x[0-9a-f]+$", f["where"]) for f in t["stack"]), t["stack"]
 print("JSON report: 6 deadlocked threads, every chain a cycle, every stack ending in ntdll "
-      "through the function of deadlocks.exe that blocked")
+      "through the function of deadlocks.exe that blocked, every frame named")
 PY
