@@ -25,8 +25,11 @@ for name in $names; do
     build_exe "$TOP/tests/bench/$name.c" "$exe" >"$BENCHBIN/$name.build.log" 2>&1 ||
         { cat "$BENCHBIN/$name.build.log"; exit 1; }
     for flavour in stock layer; do
-        echo "bench: $name on $([ $flavour = stock ] && echo "stock Wine 8.0" || echo "the layer")" >&2
-        opt=$([ $flavour = stock ] && echo --stock || true)
+        case $flavour in
+        stock) opt=--stock label="stock Wine 8.0" ;;
+        *)     opt="" label="the layer" ;;
+        esac
+        echo "bench: $name on $label" >&2
         out="$BENCHBIN/$name.$flavour"
         (cd "$BENCHBIN" && "$LAYER" $opt "$exe") >"$out" 2>"$out.err" || true
         "$LAYER" $opt --kill

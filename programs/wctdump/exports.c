@@ -57,6 +57,7 @@ static BOOL find_export( HANDLE process, DWORD64 base, const IMAGE_DATA_DIRECTOR
 {
     IMAGE_EXPORT_DIRECTORY exports;
     DWORD *functions = NULL, *names = NULL, i;
+    SIZE_T functions_size, names_size, ordinals_size;
     WORD *ordinals = NULL;
     BOOL found = FALSE;
 
@@ -64,13 +65,16 @@ static BOOL find_export( HANDLE process, DWORD64 base, const IMAGE_DATA_DIRECTOR
     if (!read_image( process, base, dir->VirtualAddress, &exports, sizeof(exports) ) ||
         exports.NumberOfFunctions > MAX_EXPORTS || exports.NumberOfNames > MAX_EXPORTS)
         return FALSE;
-    functions = malloc( exports.NumberOfFunctions * sizeof(*functions) + 1 );
-    names = malloc( exports.NumberOfNames * sizeof(*names) + 1 );
-    ordinals = malloc( exports.NumberOfNames * sizeof(*ordinals) + 1 );
+    functions_size = exports.NumberOfFunctions * sizeof(*functions);
+    names_size = exports.NumberOfNames * sizeof(*names);
+    ordinals_size = exports.NumberOfNames * sizeof(*ordinals);
+    functions = malloc( functions_size + 1 );
+    names = malloc( names_size + 1 );
+    ordinals = malloc( ordinals_size + 1 );
     if (functions && names && ordinals &&
-        read_image( process, base, exports.AddressOfFunctions, functions, exports.NumberOfFunctions * sizeof(*functions) ) &&
-        read_image( process, base, exports.AddressOfNames, names, exports.NumberOfNames * sizeof(*names) ) &&
-        read_image( process, base, exports.AddressOfNameOrdinals, ordinals, exports.NumberOfNames * sizeof(*ordinals) ))
+        read_image( process, base, exports.AddressOfFunctions, functions, functions_size ) &&
+        read_image( process, base, exports.AddressOfNames, names, names_size ) &&
+        read_image( process, base, exports.AddressOfNameOrdinals, ordinals, ordinals_size ))
     {
         for (i = 0; i < exports.NumberOfNames; i++)
         {
