@@ -142,9 +142,111 @@ static BOOL find_function( struct remote_source *remote, ULONG64 pc, ULONG64 *ba
     return FALSE;
 }
 
+/*
+ * An epilogue, as the x64 calling convention allows them: "add $n,%rsp" or
+ * "lea n(%reg),%rsp" (either may be missing), "pop %reg" as often as needed,
+ * then a return or a jump out of the function (a tail call). A thread held
+ * there has taken part of its frame down already, so the unwind codes no
+ * longer describe its stack; what is left of the epilogue is run instead.
+ * Only the innermost frame of a held thread can be there: a return address
+ * follows a call, in a body whose frame is whole.
+ */
+enum epilog_result { NOT_EPILOG, EPILOG_UNWOUND, EPILOG_FAILED };
+
+#define MAX_EPILOG_BYTES 64  /* an add or lea, 16 pops and a jump fit */
+
+static enum epilog_result unwind_epilog( struct remote_source *remote, ULONG64 func_start, ULONG64 func_end,
+                                         CONTEXT *context )
+{
+    ULONG64 *regs = &context->Rax, rsp = context->Rsp, target;
+    ULONG64 popped[16];
+    BYTE code[MAX_EPILOG_BYTES + 8] = { 0 };  /* zeros past what was read stop the decoding */
+    BYTE pops[16], rex;
+    SIZE_T got = 0;
+    unsigned int pos = 0, count = 0, i;
+
+    NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)context->Rip, code, MAX_EPILOG_BYTES, &got );
+    if (!got) return NOT_EPILOG;
+
+    if (code[0] == 0x48 && code[1] == 0x83 && code[2] == 0xc4)  /* add $imm8,%rsp */
+    {
+        rsp += (signed char)code[3];
+        pos = 4;
+    }
+    else if (code[0] == 0x48 && code[1] == 0x81 && code[2] == 0xc4)  /* add $imm32,%rsp */
+    {
+        rsp += *(LONG *)(code + 3);
+        pos = 7;
+    }
+    else if ((code[0] & 0xfe) == 0x48 && code[1] == 0x8d && ((code[2] >> 3) & 7) == 4 &&
+             (code[2] & 7) != 4 && ((code[2] >> 6) == 1 || (code[2] >> 6) == 2))
+    {
+        /* lea disp(%reg),%rsp: REX.W, REX.B extends the base register, no SIB */
+        ULONG64 frame = regs[(code[2] & 7) | ((code[0] & 1) << 3)];
+
+        if ((code[2] >> 6) == 1)
+        {
+            rsp = frame + (signed char)code[3];
+            pos = 4;
+        }
+        else
+        {
+            rsp = frame + *(LONG *)(code + 3);
+            pos = 7;
+        }
+    }
+
+    for (;;)
+    {
+        rex = (code[pos] == 0x41) ? 1 : 0;  /* REX.B: %r8 .. %r15 */
+        if ((code[pos + rex] & 0xf8) != 0x58 || count == ARRAY_SIZE(pops)) break;
+        pops[count++] = (code[pos + rex] & 7) | (rex << 3);
+        pos += rex + 1;
+    }
+
+    if (pos >= got) return NOT_EPILOG;
+    switch (code[pos])
+    {
+    case 0xc3:  /* ret */
+    case 0xc2:  /* ret $imm16 */
+        break;
+    case 0xf3:  /* rep ret */
+        if (code[pos + 1] != 0xc3) return NOT_EPILOG;
+        break;
+    case 0xe9:  /* jmp rel32 */
+        target = context->Rip + pos + 5 + *(LONG *)(code + pos + 1);
+        if (target >= func_start && target < func_end) return NOT_EPILOG;  /* a jump inside the body */
+        break;
+    case 0xeb:  /* jmp rel8 */
+        target = context->Rip + pos + 2 + (signed char)code[pos + 1];
+        if (target >= func_start && target < func_end) return NOT_EPILOG;  /* a jump inside the body */
+        break;
+    case 0xff:  /* jmp *disp32(%rip) */
+        if (code[pos + 1] != 0x25) return NOT_EPILOG;
+        break;
+    case 0x48:  /* rex.W jmp *disp32(%rip) */
+        if (code[pos + 1] != 0xff || code[pos + 2] != 0x25) return NOT_EPILOG;
+        break;
+    default:
+        return NOT_EPILOG;
+    }
+
+    for (i = 0; i < count; i++)
+    {
+        if (!read_u64( remote, rsp, &popped[i] )) return EPILOG_FAILED;
+        rsp += sizeof(ULONG64);
+    }
+    if (!read_u64( remote, rsp, &context->Rip )) return EPILOG_FAILED;
+    for (i = 0; i < count; i++) regs[pops[i]] = popped[i];
+    context->Rsp = rsp + sizeof(ULONG64);
+    return EPILOG_UNWOUND;
+}
+
 /* The x64 unwind of one frame, as RtlVirtualUnwind does it for the frames
- * of a back-trace, reading the target. */
-static BOOL virtual_unwind( struct remote_source *remote, ULONG64 base, RUNTIME_FUNCTION func, CONTEXT *context )
+ * of a back-trace, reading the target. Unless context->Rip is a return
+ * address, it may stand in an epilogue. */
+static BOOL virtual_unwind( struct remote_source *remote, ULONG64 base, RUNTIME_FUNCTION func, CONTEXT *context,
+                            BOOL return_address )
 {
     ULONG64 *regs = &context->Rax, pc = context->Rip, frame = context->Rsp, value;
     struct unwind_info info;
@@ -164,7 +266,18 @@ static BOOL virtual_unwind( struct remote_source *remote, ULONG64 base, RUNTIME_
         if (pc >= base + func.BeginAddress && pc < base + func.BeginAddress + info.prolog)
             prolog_offset = pc - base - func.BeginAddress;
         else
+        {
             prolog_offset = ~0u;
+            if (!chain && !return_address)
+            {
+                switch (unwind_epilog( remote, base + func.BeginAddress, base + func.EndAddress, context ))
+                {
+                case EPILOG_UNWOUND: return TRUE;
+                case EPILOG_FAILED: return FALSE;
+                case NOT_EPILOG: break;
+                }
+            }
+        }
 
         for (i = 0; i < info.count; i += size)
         {
@@ -234,7 +347,7 @@ static enum unwind_result remote_unwind( struct frame_source *source, CONTEXT *c
     ULONG64 base;
 
     if (!find_function( remote, context->Rip, &base, &func )) return NO_UNWIND_DATA;
-    if (!virtual_unwind( remote, base, func, context )) return UNWIND_FAILED;
+    if (!virtual_unwind( remote, base, func, context, return_address )) return UNWIND_FAILED;
     *start = base + func.BeginAddress;
     return UNWOUND;
 }

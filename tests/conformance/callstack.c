@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <windows.h>
+#include <psapi.h>
 #include <pkfuncs.h>
 #include "deny_access.h"
 
@@ -273,6 +274,116 @@ static void test_other_process( const char *exe )
     CloseHandle( pi.hThread );
 }
 
+/* C-13 (not in the specification's catalogue): a running thread sampled
+ * again and again, in this process and in another one, as a sampling
+ * profiler does: wherever it is stopped, in the prologue, the body or the
+ * epilogue of spin_leaf, the walk leads back through spin_loop. */
+extern void spin_leaf(void);
+__asm__( ".text\n\t"
+         ".globl spin_leaf\n\t"
+         ".def spin_leaf; .scl 2; .type 32; .endef\n"
+         "spin_leaf:\n\t"
+         ".seh_proc spin_leaf\n\t"
+         "pushq %rbx\n\t"
+         ".seh_pushreg %rbx\n\t"
+         "pushq %rsi\n\t"
+         ".seh_pushreg %rsi\n\t"
+         "subq $0x28,%rsp\n\t"
+         ".seh_stackalloc 0x28\n\t"
+         ".seh_endprologue\n\t"
+         "movq $0x1234,%rbx\n\t"
+         "movq %rbx,%rsi\n\t"
+         "addq $0x28,%rsp\n\t"
+         "popq %rsi\n\t"
+         "popq %rbx\n\t"
+         "ret\n\t"
+         ".seh_endproc" );
+
+static volatile LONG stop_spinning;
+
+static void __attribute__((noinline)) spin_loop(void)
+{
+    while (!stop_spinning) spin_leaf();
+    sink++;
+}
+
+static DWORD WINAPI spin_thread( void *arg )
+{
+    spin_loop();
+    return 0;
+}
+
+/* does a walk of the spinning thread lead back through spin_loop to the
+ * thread's start? 'delta' is where its executable lies minus where ours does */
+static BOOL good_spin_sample( const CallSnapshot *frames, ULONG n, ULONG_PTR delta, BOOL *in_leaf )
+{
+    HMODULE ntdll = GetModuleHandleA( "ntdll.dll" );
+    ULONG i, loop = 0;
+
+    if (n < 3) return FALSE;
+    for (i = 0; i < n; i++) if (!frames[i].dwReturnAddr) return FALSE;
+    *in_leaf = in_function( (void *)(frames[0].dwReturnAddr - delta), spin_leaf );
+    if (*in_leaf) loop = 1;  /* spin_leaf's caller comes next */
+    return in_function( (void *)(frames[loop].dwReturnAddr - delta), spin_loop ) &&
+           module_of( (void *)frames[n - 1].dwReturnAddr ) == ntdll;
+}
+
+static void sample_spinning_thread( HANDLE thread, ULONG_PTR delta, ULONG samples )
+{
+    ULONG i, j, n, bad = 0, in_leaf = 0;
+    CallSnapshot frames[64];
+    BOOL leaf;
+
+    for (i = 0; i < samples; i++)
+    {
+        n = pGetThreadCallStack( thread, 64, frames, 0, 0 );
+        if (good_spin_sample( frames, n, delta, &leaf ))
+        {
+            if (leaf) in_leaf++;
+            continue;
+        }
+        if (!bad++)
+            for (j = 0; j < n && j < 3; j++) trace( "first bad sample, frame %lu: %#Ix\n", j, frames[j].dwReturnAddr );
+    }
+    ok( !bad, "C-13: %lu of %lu samples do not lead back through spin_loop\n", bad, samples );
+    ok( in_leaf > 0, "C-13: none of %lu samples stopped in spin_leaf\n", samples );
+    trace( "C-13: %lu samples, %lu in spin_leaf, %lu bad\n", samples, in_leaf, bad );
+}
+
+static void test_running_thread( const char *exe )
+{
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    char cmd[MAX_PATH + 32];
+    HMODULE child_exe;
+    DWORD needed;
+    HANDLE thread;
+
+    winetest_push_context( "this process" );
+    stop_spinning = 0;
+    thread = CreateThread( NULL, 0, spin_thread, NULL, 0, NULL );
+    Sleep( 50 );
+    sample_spinning_thread( thread, 0, 1000 );
+    stop_spinning = 1;
+    ok( WaitForSingleObject( thread, 5000 ) == WAIT_OBJECT_0, "C-13: the thread was not resumed\n" );
+    CloseHandle( thread );
+    winetest_pop_context();
+
+    winetest_push_context( "another process" );
+    sprintf( cmd, "\"%s\" callstack spin", exe );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ), "C-13: no child\n" );
+    WaitForInputIdle( pi.hProcess, 1000 );
+    Sleep( 300 );
+    if (K32EnumProcessModules( pi.hProcess, &child_exe, sizeof(child_exe), &needed ))
+        sample_spinning_thread( pi.hThread, (ULONG_PTR)child_exe - (ULONG_PTR)GetModuleHandleA( NULL ), 200 );
+    else
+        ok( 0, "C-13: the child's modules cannot be listed, error %lu\n", GetLastError() );
+    TerminateProcess( pi.hProcess, 0 );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+    winetest_pop_context();
+}
+
 static void child_deny_access(void)
 {
     deny_everyone( GetCurrentProcess() );
@@ -288,6 +399,11 @@ START_TEST(callstack)
     if (argc >= 3 && !strcmp( argv[2], "sleep" ))
     {
         Sleep( 30000 );
+        return;
+    }
+    if (argc >= 3 && !strcmp( argv[2], "spin" ))
+    {
+        spin_loop();
         return;
     }
     if (argc >= 3 && !strcmp( argv[2], "deny_sleep" ))
@@ -312,4 +428,5 @@ START_TEST(callstack)
     test_locks();
     test_exiting_threads();
     test_other_process( argv[0] );
+    test_running_thread( argv[0] );
 }
