@@ -44,12 +44,29 @@ WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 
 #define MAX_IMAGES 1024
 
+/* more than any image has: bounds what a damaged header makes us read */
+#define MAX_FUNCTIONS 0x100000
+
 struct remote_image
 {
-    ULONG64 base;
-    ULONG64 end;
-    ULONG64 functions;  /* the .pdata, in the target */
-    ULONG   count;
+    ULONG64           base;
+    ULONG64           end;
+    BOOL              loaded;     /* its .pdata was looked for */
+    RUNTIME_FUNCTION *functions;  /* a copy of its .pdata */
+    ULONG             count;
+};
+
+/* Each read of the target is a server round trip, and a walk reads the same
+ * few pages (the loader's list, .pdata, unwind data, the stack) again and
+ * again: it keeps the pages it read. The thread walked is held still, and
+ * the cache lives as long as one walk. */
+#define CACHE_PAGE_SIZE 0x1000
+#define CACHED_PAGES    32
+
+struct cached_page
+{
+    ULONG64 addr;       /* 0: empty */
+    BYTE    data[CACHE_PAGE_SIZE];
 };
 
 struct remote_source
@@ -58,14 +75,47 @@ struct remote_source
     HANDLE              process;
     struct remote_image images[MAX_IMAGES];
     ULONG               nb_images;
+    struct cached_page  pages[CACHED_PAGES];
 };
+
+static const BYTE *remote_page( struct remote_source *remote, ULONG64 addr )
+{
+    struct cached_page *page = &remote->pages[(addr / CACHE_PAGE_SIZE) % CACHED_PAGES];
+    SIZE_T got = 0;
+
+    if (page->addr == addr && addr) return page->data;
+    page->addr = 0;
+    TRACE( "reading the page at %I64x\n", addr );
+    if (!addr || NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)addr, page->data, CACHE_PAGE_SIZE, &got ) ||
+        got != CACHE_PAGE_SIZE)
+        return NULL;
+    page->addr = addr;
+    return page->data;
+}
+
+/* read what can be read from 'addr' on, up to 'size' bytes; returns how much */
+static SIZE_T remote_read_upto( struct remote_source *remote, ULONG64 addr, void *buffer, SIZE_T size )
+{
+    SIZE_T done = 0, offset, chunk;
+    const BYTE *data;
+
+    if (addr + size < addr) return 0;
+    while (done < size)
+    {
+        offset = (addr + done) % CACHE_PAGE_SIZE;
+        chunk = min( size - done, CACHE_PAGE_SIZE - offset );
+        if (!(data = remote_page( remote, addr + done - offset ))) break;
+        memcpy( (BYTE *)buffer + done, data + offset, chunk );
+        done += chunk;
+    }
+    return done;
+}
 
 static BOOL remote_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
 {
     struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
-    SIZE_T got = 0;
 
-    return !NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)addr, buffer, size, &got ) && got == size;
+    return remote_read_upto( remote, addr, buffer, size ) == size;
 }
 
 static BOOL read_u64( struct remote_source *remote, ULONG64 addr, ULONG64 *value )
@@ -73,13 +123,12 @@ static BOOL read_u64( struct remote_source *remote, ULONG64 addr, ULONG64 *value
     return remote_read( &remote->source, addr, value, sizeof(*value) );
 }
 
-/* the target's modules, from its loader's list */
+/* the target's modules, from its loader's list; their .pdata is read when
+ * the walk first needs it */
 static void read_images( struct remote_source *remote )
 {
     PROCESS_BASIC_INFORMATION info;
     ULONG64 ldr, head, entry;
-    IMAGE_NT_HEADERS64 nt;
-    IMAGE_DOS_HEADER dos;
     ULONG i;
 
     if (NtQueryInformationProcess( remote->process, ProcessBasicInformation, &info, sizeof(info), NULL )) return;
@@ -91,35 +140,60 @@ static void read_images( struct remote_source *remote )
     {
         ULONG64 record = entry - FIELD_OFFSET( LDR_DATA_TABLE_ENTRY, InMemoryOrderLinks ), base, size;
         struct remote_image *image = &remote->images[remote->nb_images];
-        IMAGE_DATA_DIRECTORY *dir = &nt.OptionalHeader.DataDirectory[IMAGE_DIRECTORY_ENTRY_EXCEPTION];
 
         if (!read_u64( remote, record + FIELD_OFFSET( LDR_DATA_TABLE_ENTRY, DllBase ), &base ) ||
             !read_u64( remote, record + FIELD_OFFSET( LDR_DATA_TABLE_ENTRY, SizeOfImage ), &size ) ||
             !read_u64( remote, entry, &entry ))
             return;
         size &= 0xffffffff;  /* SizeOfImage is a ULONG */
-        if (!remote_read( &remote->source, base, &dos, sizeof(dos) ) || dos.e_magic != IMAGE_DOS_SIGNATURE ||
-            !remote_read( &remote->source, base + dos.e_lfanew, &nt, sizeof(nt) ) ||
-            nt.Signature != IMAGE_NT_SIGNATURE || nt.OptionalHeader.Magic != IMAGE_NT_OPTIONAL_HDR64_MAGIC)
-            continue;
+        if (!size || base + size < base) continue;
         image->base = base;
         image->end = base + size;
-        image->functions = dir->VirtualAddress && dir->VirtualAddress < size ? base + dir->VirtualAddress : 0;
-        image->count = image->functions ? dir->Size / sizeof(RUNTIME_FUNCTION) : 0;
         remote->nb_images++;
     }
+}
+
+/* a copy of the image's .pdata, in one read */
+static void load_functions( struct remote_source *remote, struct remote_image *image )
+{
+    IMAGE_NT_HEADERS64 nt;
+    IMAGE_DOS_HEADER dos;
+    IMAGE_DATA_DIRECTORY *dir = &nt.OptionalHeader.DataDirectory[IMAGE_DIRECTORY_ENTRY_EXCEPTION];
+    ULONG count;
+
+    image->loaded = TRUE;
+    if (!remote_read( &remote->source, image->base, &dos, sizeof(dos) ) || dos.e_magic != IMAGE_DOS_SIGNATURE ||
+        !remote_read( &remote->source, image->base + dos.e_lfanew, &nt, sizeof(nt) ) ||
+        nt.Signature != IMAGE_NT_SIGNATURE || nt.OptionalHeader.Magic != IMAGE_NT_OPTIONAL_HDR64_MAGIC ||
+        nt.OptionalHeader.NumberOfRvaAndSizes <= IMAGE_DIRECTORY_ENTRY_EXCEPTION)
+        return;
+    count = dir->Size / sizeof(RUNTIME_FUNCTION);
+    if (!dir->VirtualAddress || dir->VirtualAddress >= image->end - image->base || !count ||
+        count > MAX_FUNCTIONS)
+        return;
+    if (!(image->functions = RtlAllocateHeap( GetProcessHeap(), 0, count * sizeof(RUNTIME_FUNCTION) ))) return;
+    if (NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)(image->base + dir->VirtualAddress),
+                             image->functions, count * sizeof(RUNTIME_FUNCTION), NULL ))
+    {
+        RtlFreeHeap( GetProcessHeap(), 0, image->functions );
+        image->functions = NULL;
+        return;
+    }
+    image->count = count;
 }
 
 /* binary search of the target's .pdata, following chained entries */
 static BOOL find_function( struct remote_source *remote, ULONG64 pc, ULONG64 *base, RUNTIME_FUNCTION *func )
 {
-    const struct remote_image *image = NULL;
+    struct remote_image *image = NULL;
     int lo, hi, mid, chain;
     ULONG i;
 
     for (i = 0; i < remote->nb_images; i++)
         if (pc >= remote->images[i].base && pc < remote->images[i].end) image = &remote->images[i];
-    if (!image || !image->count) return FALSE;
+    if (!image) return FALSE;
+    if (!image->loaded) load_functions( remote, image );
+    if (!image->count) return FALSE;
     *base = image->base;
 
     lo = 0;
@@ -127,8 +201,7 @@ static BOOL find_function( struct remote_source *remote, ULONG64 pc, ULONG64 *ba
     while (lo <= hi)
     {
         mid = (lo + hi) / 2;
-        if (!remote_read( &remote->source, image->functions + mid * sizeof(*func), func, sizeof(*func) ))
-            return FALSE;
+        *func = image->functions[mid];
         if (pc < image->base + func->BeginAddress) hi = mid - 1;
         else if (pc >= image->base + func->EndAddress) lo = mid + 1;
         else
@@ -162,11 +235,10 @@ static enum epilog_result unwind_epilog( struct remote_source *remote, ULONG64 f
     ULONG64 popped[16];
     BYTE code[MAX_EPILOG_BYTES + 8] = { 0 };  /* zeros past what was read stop the decoding */
     BYTE pops[16], rex;
-    SIZE_T got = 0;
     unsigned int pos = 0, count = 0, i;
+    SIZE_T got;
 
-    NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)context->Rip, code, MAX_EPILOG_BYTES, &got );
-    if (!got) return NOT_EPILOG;
+    if (!(got = remote_read_upto( remote, context->Rip, code, MAX_EPILOG_BYTES ))) return NOT_EPILOG;
 
     if (code[0] == 0x48 && code[1] == 0x83 && code[2] == 0xc4)  /* add $imm8,%rsp */
     {
@@ -380,6 +452,7 @@ NTSTATUS walk_remote_thread( HANDLE thread, CLIENT_ID *id, CONTEXT *context, ULO
     struct stack_limits limits;
     NTSTATUS status;
     HANDLE process;
+    ULONG i;
 
     if ((status = NtOpenProcess( &process, PROCESS_VM_READ | PROCESS_QUERY_LIMITED_INFORMATION, &attr, &process_id )))
         return status;
@@ -404,6 +477,7 @@ NTSTATUS walk_remote_thread( HANDLE thread, CLIENT_ID *id, CONTEXT *context, ULO
         TRACE( "%lu images, stack %I64x-%I64x\n", remote->nb_images, limits.low, limits.high );
         *ret_count = walk_stack( &remote->source, context, FALSE, skip, count, frames, stack_ptrs, &limits );
     }
+    for (i = 0; i < remote->nb_images; i++) RtlFreeHeap( GetProcessHeap(), 0, remote->images[i].functions );
     RtlFreeHeap( GetProcessHeap(), 0, remote );
     NtClose( process );
     return status;
