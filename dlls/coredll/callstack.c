@@ -103,13 +103,17 @@ static void store_frame( void *buffer, ULONG i, DWORD flags, void *addr, void *s
     else ((CallSnapshot *)buffer)[i].dwReturnAddr = (DWORD_PTR)addr;
 }
 
-static BOOL thread_has_exited( HANDLE thread )
+/* The thread to walk: the current one, walked from 'own', a context its
+ * caller captured, or another one, described by one query to the server. */
+struct target
 {
-    DWORD code;
-    return GetExitCodeThread( thread, &code ) && code != STILL_ACTIVE;
-}
+    HANDLE                   thread;
+    CONTEXT                 *own;
+    THREAD_BASIC_INFORMATION info;
+    NTSTATUS                 status;   /* of the query */
+};
 
-static ULONG call_stack( HANDLE thread, CONTEXT *own, ULONG max, void *buffer, DWORD flags, DWORD skip )
+static ULONG call_stack( struct target *target, ULONG max, void *buffer, DWORD flags, DWORD skip )
 {
     struct frames frames = { 0 };
     ULONG i, count = 0, want;
@@ -121,18 +125,20 @@ static ULONG call_stack( HANDLE thread, CONTEXT *own, ULONG max, void *buffer, D
         SetLastError( ERROR_INVALID_PARAMETER );
         return 0;
     }
-    if (!(pid = GetProcessIdOfThread( thread )) || (!own && thread_has_exited( thread )))
+    if (target->own) pid = GetCurrentProcessId();
+    else if (target->status || target->info.ExitStatus != STATUS_PENDING)
     {
         SetLastError( ERROR_INVALID_HANDLE );
         return 0;
     }
+    else pid = HandleToULong( target->info.ClientId.UniqueProcess );
 
     /* one frame more than asked for tells whether the stack goes on */
     want = skip >= MAX_FRAMES || max >= MAX_FRAMES ? MAX_FRAMES : min( MAX_FRAMES, skip + max + 1 );
     frames.addr = malloc( want * sizeof(void *) );
     frames.stack = malloc( want * sizeof(void *) );
     if (!frames.addr || !frames.stack) error = ERROR_NOT_ENOUGH_MEMORY;
-    else if (!(error = walk_thread( thread, own, &frames, want )) && skip >= frames.count)
+    else if (!(error = walk_thread( target->thread, target->own, &frames, want )) && skip >= frames.count)
         error = ERROR_INVALID_PARAMETER;
 
     if (!error)
@@ -159,14 +165,22 @@ static ULONG call_stack( HANDLE thread, CONTEXT *own, ULONG max, void *buffer, D
  */
 ULONG WINAPI GetThreadCallStack( HANDLE thread, ULONG max, void *frames, DWORD flags, DWORD skip )
 {
+    struct target target = { thread };
     CONTEXT context;
 
     TRACE( "(%p, %lu, %p, %#lx, %lu)\n", thread, max, frames, flags, skip );
 
-    if (GetThreadId( thread ) != GetCurrentThreadId())
-        return call_stack( thread, NULL, max, frames, flags, skip );
+    if (thread != GetCurrentThread())
+    {
+        target.status = NtQueryInformationThread( thread, ThreadBasicInformation, &target.info,
+                                                  sizeof(target.info), NULL );
+        if (target.status || HandleToULong( target.info.ClientId.UniqueThread ) != GetCurrentThreadId())
+            return call_stack( &target, max, frames, flags, skip );
+    }
     RtlCaptureContext( &context );
-    return call_stack( GetCurrentThread(), &context, max, frames, flags, skip );
+    target.thread = GetCurrentThread();
+    target.own = &context;
+    return call_stack( &target, max, frames, flags, skip );
 }
 
 /***********************************************************************
@@ -174,10 +188,12 @@ ULONG WINAPI GetThreadCallStack( HANDLE thread, ULONG max, void *frames, DWORD f
  */
 ULONG WINAPI GetCallStackSnapshot( ULONG max, CallSnapshot frames[], DWORD flags, DWORD skip )
 {
+    struct target target = { GetCurrentThread() };
     CONTEXT context;
 
     TRACE( "(%lu, %p, %#lx, %lu)\n", max, frames, flags, skip );
 
     RtlCaptureContext( &context );
-    return call_stack( GetCurrentThread(), &context, max, frames, flags, skip );
+    target.own = &context;
+    return call_stack( &target, max, frames, flags, skip );
 }

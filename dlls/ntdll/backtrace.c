@@ -255,12 +255,15 @@ NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, CONTEXT *context, ULON
 
     TRACE( "(%p, %p, %lu, %lu, %p, %p, %p)\n", thread, context, skip, count, frames, stack_ptrs, ret_count );
 
-    if ((status = NtQueryInformationThread( thread, ThreadBasicInformation, &info, sizeof(info), NULL )))
-        return status;
-    if (HandleToULong( info.ClientId.UniqueProcess ) != GetCurrentProcessId())
-        return walk_remote_thread( thread, &info.ClientId, context, skip, count, frames, stack_ptrs, ret_count );
-
-    teb = info.TebBaseAddress;
+    if (thread == GetCurrentThread()) teb = NtCurrentTeb();
+    else
+    {
+        if ((status = NtQueryInformationThread( thread, ThreadBasicInformation, &info, sizeof(info), NULL )))
+            return status;
+        if (HandleToULong( info.ClientId.UniqueProcess ) != GetCurrentProcessId())
+            return walk_remote_thread( thread, &info.ClientId, context, skip, count, frames, stack_ptrs, ret_count );
+        teb = info.TebBaseAddress;
+    }
     __TRY
     {
         limits.low = (ULONG64)teb->DeallocationStack;
