@@ -76,7 +76,7 @@ START_TEST(wct_races)
 {
     HMODULE advapi32 = LoadLibraryA( "advapi32.dll" );
     DWORD handles_before, handles_after, tids[2];
-    unsigned int i, rounds = 10000;
+    unsigned int i, rounds = 10000, retried = 0;
     HANDLE threads[2];
     PROCESS_INFORMATION pi;
     STARTUPINFOA si = { sizeof(si) };
@@ -122,7 +122,21 @@ START_TEST(wct_races)
 
         SetHandleInformation( event, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT );
         sprintf( cmd, "\"%s\" wct_races child %Iu", argv[0], (ULONG_PTR)event );
-        ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "no child\n" );
+        /* Wine 8.0 failed to start one child of 20 once in a CI run (error
+         * not recorded then): this test is about the chains, so a child that
+         * does not start is tried once more, and counted */
+        if (!CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ))
+        {
+            trace( "child %u did not start, error %lu; trying again\n", i, GetLastError() );
+            retried++;
+            Sleep( 100 );
+            if (!CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ))
+            {
+                ok( 0, "no child, error %lu\n", GetLastError() );
+                CloseHandle( event );
+                continue;
+            }
+        }
         thread = CreateThread( NULL, 0, (LPTHREAD_START_ROUTINE)WaitForSingleObject, pi.hProcess, 0, &tid );
         query( session, tid );
         TerminateProcess( pi.hProcess, 0 );
@@ -140,7 +154,9 @@ START_TEST(wct_races)
      * one per round would push the next handle up by thousands */
     ok( handles_after <= handles_before + 16 * 4, "the next handle went from %#lx to %#lx over %u rounds\n",
         handles_before, handles_after, rounds );
-    trace( "%u rounds; next handle %#lx -> %#lx\n", rounds, handles_before, handles_after );
+    ok( retried <= 1, "%u of 20 children started only at the second try\n", retried );
+    trace( "%u rounds; next handle %#lx -> %#lx; %u of 20 children started at the second try\n", rounds,
+           handles_before, handles_after, retried );
     CloseHandle( mutex );
     pCloseThreadWaitChainSession( session );
 }
