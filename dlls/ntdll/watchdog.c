@@ -132,6 +132,47 @@ static const char *node_name( const WAITCHAIN_NODE_INFO *node )
     return node->ObjectType < ARRAY_SIZE(names) ? names[node->ObjectType] : "?";
 }
 
+/* the named export whose code 'addr' is in: the nearest one at or below it
+ * in 'module', unless another function starts in between; what a stack can
+ * be named with inside the process, without debug information */
+static const char *export_before( const LDR_DATA_TABLE_ENTRY *module, ULONG_PTR addr, ULONG_PTR *offset )
+{
+    const BYTE *base = module->DllBase;
+    const IMAGE_EXPORT_DIRECTORY *exports;
+    const DWORD *functions, *names;
+    const WORD *ordinals;
+    ULONG size, i, rva = addr - (ULONG_PTR)base, func, best = 0;
+    const char *name = NULL;
+    RUNTIME_FUNCTION *func_entry;
+    ULONG64 image_base;
+
+    if (!(exports = RtlImageDirectoryEntryToData( module->DllBase, TRUE, IMAGE_DIRECTORY_ENTRY_EXPORT, &size )))
+        return NULL;
+    functions = (const DWORD *)(base + exports->AddressOfFunctions);
+    names = (const DWORD *)(base + exports->AddressOfNames);
+    ordinals = (const WORD *)(base + exports->AddressOfNameOrdinals);
+    for (i = 0; i < exports->NumberOfNames; i++)
+    {
+        if (ordinals[i] >= exports->NumberOfFunctions) continue;
+        func = functions[ordinals[i]];
+        /* the first name of an address wins (NtXxx before its ZwXxx alias);
+         * forwarders point into the export directory, not at code */
+        if (func > rva || func <= best ||
+            (base + func >= (const BYTE *)exports && base + func < (const BYTE *)exports + size))
+            continue;
+        best = func;
+        name = (const char *)base + names[i];
+    }
+    if (!name) return NULL;
+    /* a function that starts between the export and the address is not the
+     * export's: naming it after the export would mislead */
+    if ((func_entry = RtlLookupFunctionEntry( addr, &image_base, NULL )) &&
+        image_base + func_entry->BeginAddress > (ULONG_PTR)base + best)
+        return NULL;
+    *offset = rva - best;
+    return name;
+}
+
 static void print_stack( DWORD tid )
 {
     OBJECT_ATTRIBUTES attr = { sizeof(attr) };
@@ -148,11 +189,16 @@ static void print_stack( DWORD tid )
     for (i = 0; i < n; i++)
     {
         void *addr = (void *)frames[i].dwReturnAddr;
-        if (!LdrFindEntryForAddress( addr, &module ))
+        const char *name;
+        ULONG_PTR offset;
+
+        if (LdrFindEntryForAddress( addr, &module ))
+            MESSAGE( "wine: watchdog:     #%02lu %p\n", i, addr );
+        else if ((name = export_before( module, (ULONG_PTR)addr, &offset )))
+            MESSAGE( "wine: watchdog:     #%02lu %ls!%s+0x%Ix\n", i, module->BaseDllName.Buffer, name, offset );
+        else
             MESSAGE( "wine: watchdog:     #%02lu %ls+0x%Ix\n", i, module->BaseDllName.Buffer,
                      (ULONG_PTR)addr - (ULONG_PTR)module->DllBase );
-        else
-            MESSAGE( "wine: watchdog:     #%02lu %p\n", i, addr );
     }
 }
 

@@ -84,6 +84,7 @@ static BOOL find_export( HANDLE process, DWORD64 base, const IMAGE_DATA_DIRECTOR
             func = functions[ordinals[i]];
             /* forwarders point into the export directory, not at code */
             if (func >= dir->VirtualAddress && func - dir->VirtualAddress < dir->Size) continue;
+            /* the first name of an address wins: NtXxx before its ZwXxx alias */
             if (func > rva || (found && func <= *export_rva)) continue;
             *export_rva = func;
             *name_rva = names[i];

@@ -99,6 +99,14 @@ static BOOL is_blocked( const struct thread_report *report )
     return report->ok && report->count && report->nodes[0].ObjectStatus == WctStatusBlocked;
 }
 
+/* does the unwind data put the start of the function of 'addr' after 'start'
+ * (then the export at 'start' is another function)? */
+static BOOL function_starts_between( HANDLE process, DWORD64 base, DWORD64 start, DWORD64 addr )
+{
+    const RUNTIME_FUNCTION *func = SymFunctionTableAccess64( process, addr );
+    return func && base + func->BeginAddress > start;
+}
+
 /* module!symbol+offset (from the debug information, else the exports), or
  * module+offset, or the bare address */
 static void describe_address( HANDLE process, DWORD64 addr, char *buffer, int size )
@@ -114,7 +122,8 @@ static void describe_address( HANDLE process, DWORD64 addr, char *buffer, int si
     if (have_module && SymFromAddr( process, addr, &displacement, symbol ))
         snprintf( buffer, size, "%s!%s+0x%I64x", module.ModuleName, symbol->Name, displacement );
     else if (have_module && export_symbol( process, module.BaseOfImage, addr, symbol->Name,
-                                           symbol->MaxNameLen + 1, &displacement ))
+                                           symbol->MaxNameLen + 1, &displacement ) &&
+             !function_starts_between( process, module.BaseOfImage, addr - displacement, addr ))
         snprintf( buffer, size, "%s!%s+0x%I64x", module.ModuleName, symbol->Name, displacement );
     else if (have_module)
         snprintf( buffer, size, "%s+0x%I64x", module.ModuleName, addr - module.BaseOfImage );

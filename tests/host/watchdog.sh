@@ -20,6 +20,8 @@ for kind in 'waits for mutex \Sessions\1\BaseNamedObjects\DemoMutex' 'waits for 
     grep -qF "$kind" "$dir/on.err" || { echo "on: no '$kind'"; fail=1; }
 done
 grep -q 'watchdog:     #0[0-9] deadlocks.exe+0x' "$dir/on.err" || { echo "on: no stack into deadlocks.exe"; fail=1; }
+grep -q 'watchdog:     #0[0-9] ntdll.dll!RtlEnterCriticalSection+0x' "$dir/on.err" ||
+    { echo "on: no frame named after an export"; fail=1; }
 grep -q 'ready' "$dir/off.out" || { echo "off: the program did not run"; fail=1; }
 if grep -q watchdog "$dir/off.err"; then echo "off: the watchdog spoke"; fail=1; else echo "off: silent"; fi
 [ $fail = 0 ] || cat "$dir/on.err"
