@@ -83,10 +83,11 @@ static const BYTE *remote_page( struct remote_source *remote, ULONG64 addr )
     struct cached_page *page = &remote->pages[(addr / CACHE_PAGE_SIZE) % CACHED_PAGES];
     SIZE_T got = 0;
 
-    if (page->addr == addr && addr) return page->data;
+    if (!addr) return NULL;  /* never mapped, and 0 marks an empty slot */
+    if (page->addr == addr) return page->data;
     page->addr = 0;
     TRACE( "reading the page at %I64x\n", addr );
-    if (!addr || NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)addr, page->data, CACHE_PAGE_SIZE, &got ) ||
+    if (NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)addr, page->data, CACHE_PAGE_SIZE, &got ) ||
         got != CACHE_PAGE_SIZE)
         return NULL;
     page->addr = addr;
@@ -286,11 +287,9 @@ static enum epilog_result unwind_epilog( struct remote_source *remote, ULONG64 f
         if (code[pos + 1] != 0xc3) return NOT_EPILOG;
         break;
     case 0xe9:  /* jmp rel32 */
-        target = context->Rip + pos + 5 + *(LONG *)(code + pos + 1);
-        if (target >= func_start && target < func_end) return NOT_EPILOG;  /* a jump inside the body */
-        break;
     case 0xeb:  /* jmp rel8 */
-        target = context->Rip + pos + 2 + (signed char)code[pos + 1];
+        if (code[pos] == 0xe9) target = context->Rip + pos + 5 + *(LONG *)(code + pos + 1);
+        else target = context->Rip + pos + 2 + (signed char)code[pos + 1];
         if (target >= func_start && target < func_end) return NOT_EPILOG;  /* a jump inside the body */
         break;
     case 0xff:  /* jmp *disp32(%rip) */

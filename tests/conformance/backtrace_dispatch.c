@@ -90,18 +90,20 @@ static void __attribute__((noinline)) dispatch_message(void)
     sink++;
 }
 
-static void check_message_trace( const char *how, const void *func )
+/* the captured trace passes through 'func', then returns to 'caller' (the
+ * return address 'func' recorded), and holds no NULL frame */
+static void check_leads_back( const char *how, const void *func, const void *caller )
 {
     int i, found = -1;
 
-    ok( frame_count > 0, "R-16: %s: no capture in the window procedure\n", how );
+    ok( frame_count > 0, "%s: nothing captured\n", how );
     for (i = 0; i < frame_count; i++) if (in_function( frames[i], func )) found = i;
-    ok( found > 0, "R-16: %s: the trace (%u frames) does not reach the caller\n", how, frame_count );
+    ok( found > 0, "%s: the trace (%u frames) does not reach the function\n", how, frame_count );
     if (found > 0)
-        ok( found + 1 < frame_count && frames[found + 1] == message_caller,
-            "R-16: %s: after the caller, %p instead of its return address %p\n", how,
-            found + 1 < frame_count ? frames[found + 1] : NULL, message_caller );
-    for (i = 0; i < frame_count; i++) ok( frames[i] != NULL, "R-16: %s: frame %d is NULL\n", how, i );
+        ok( found + 1 < frame_count && frames[found + 1] == caller,
+            "%s: after the function, %p instead of its return address %p\n", how,
+            found + 1 < frame_count ? frames[found + 1] : NULL, caller );
+    for (i = 0; i < frame_count; i++) ok( frames[i] != NULL, "%s: frame %d is NULL\n", how, i );
 }
 
 static void test_messages(void)
@@ -116,12 +118,12 @@ static void test_messages(void)
 
     frame_count = 0;
     send_message();
-    check_message_trace( "SendMessage", send_message );
+    check_leads_back( "R-16: SendMessage", send_message, message_caller );
 
     frame_count = 0;
     ok( PostMessageA( message_window, WM_USER, 0, 0 ), "PostMessage failed, error %lu\n", GetLastError() );
     dispatch_message();
-    check_message_trace( "DispatchMessage", dispatch_message );
+    check_leads_back( "R-16: DispatchMessage", dispatch_message, message_caller );
 
     DestroyWindow( message_window );
     UnregisterClassA( "backtrace_messages", NULL );
@@ -154,20 +156,13 @@ static DWORD WINAPI apc_thread( void *arg )
 static void test_apc(void)
 {
     HANDLE thread;
-    int i, found = -1;
 
     frame_count = 0;
     thread = CreateThread( NULL, 0, apc_thread, NULL, 0, NULL );
     ok( WaitForSingleObject( thread, 10000 ) == WAIT_OBJECT_0, "the APC thread hangs\n" );
     CloseHandle( thread );
 
-    ok( frame_count > 0, "no capture in the APC\n" );
-    for (i = 0; i < frame_count; i++) if (in_function( frames[i], alertable_wait )) found = i;
-    ok( found > 0, "APC: the trace (%u frames) does not reach the waiting function\n", frame_count );
-    if (found > 0)
-        ok( found + 1 < frame_count && frames[found + 1] == apc_waiter_caller,
-            "APC: after the waiting function, %p instead of its return address %p\n",
-            found + 1 < frame_count ? frames[found + 1] : NULL, apc_waiter_caller );
+    check_leads_back( "APC", alertable_wait, apc_waiter_caller );
     if (frame_count)
         ok( module_of( frames[frame_count - 1] ) == GetModuleHandleA( "ntdll.dll" ),
             "APC: the trace does not end at the thread's start in ntdll (%p)\n", frames[frame_count - 1] );
@@ -300,6 +295,17 @@ static RUNTIME_FUNCTION * CALLBACK function_table_callback( DWORD64 pc, void *co
     return callback_func;
 }
 
+/* described by a function table, the stub is walked through: the target,
+ * the stub's call, call_stub, then call_stub's caller */
+static void check_stub_trace( const char *how, const void *after_call )
+{
+    ok( frame_count > 3, "R-18: %s: got %u frames\n", how, frame_count );
+    if (frame_count <= 3) return;
+    ok( frames[1] == after_call, "R-18: %s: frame 1 %p, expected %p\n", how, frames[1], after_call );
+    ok( in_function( frames[2], call_stub ), "R-18: %s: frame 2 %p not in call_stub\n", how, frames[2] );
+    ok( frames[3] == stub_caller, "R-18: %s: frame 3 %p, expected %p\n", how, frames[3], stub_caller );
+}
+
 static void test_code_without_unwind_data(void)
 {
     static const BYTE code[] =
@@ -339,13 +345,7 @@ static void test_code_without_unwind_data(void)
     ok( RtlAddFunctionTable( func, 1, (ULONG_PTR)stub ), "RtlAddFunctionTable failed\n" );
     frame_count = 0;
     call_stub( (void *)stub );
-    ok( frame_count > 3, "R-18: with a function table, got %u frames\n", frame_count );
-    if (frame_count > 3)
-    {
-        ok( frames[1] == after_call, "R-18: frame 1 %p, expected %p\n", frames[1], after_call );
-        ok( in_function( frames[2], call_stub ), "R-18: frame 2 %p not in call_stub\n", frames[2] );
-        ok( frames[3] == stub_caller, "R-18: frame 3 %p, expected %p\n", frames[3], stub_caller );
-    }
+    check_stub_trace( "function table", after_call );
     RtlDeleteFunctionTable( func );
 
     /* the same through a callback that the look-up asks for the entry */
@@ -357,13 +357,7 @@ static void test_code_without_unwind_data(void)
     callback_calls = 0;
     call_stub( (void *)stub );
     ok( callback_calls > 0, "R-18: the function table callback was not called\n" );
-    ok( frame_count > 3, "R-18: with a callback, got %u frames\n", frame_count );
-    if (frame_count > 3)
-    {
-        ok( frames[1] == after_call, "R-18: callback: frame 1 %p, expected %p\n", frames[1], after_call );
-        ok( in_function( frames[2], call_stub ), "R-18: callback: frame 2 %p not in call_stub\n", frames[2] );
-        ok( frames[3] == stub_caller, "R-18: callback: frame 3 %p, expected %p\n", frames[3], stub_caller );
-    }
+    check_stub_trace( "callback", after_call );
     ok( RtlDeleteFunctionTable( (RUNTIME_FUNCTION *)table_id ), "RtlDeleteFunctionTable failed\n" );
 
     /* and once the table is gone, the trace ends in the stub again */
