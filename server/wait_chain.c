@@ -41,15 +41,18 @@
 #include "request.h"
 #include "security.h"
 #include "thread.h"
-#include "wait_chain.h"
+#include "user.h"
 #include "wine/wait_chain.h"
 
 /*
- * The server knows who owns each mutex and what each thread waits for, so
- * it walks the whole chain in one request. It is single-threaded, so the
- * chain is a consistent snapshot. The walk is bounded: it stops after one
- * node more than a chain may hold (which tells the client the chain is too
- * long), and a thread seen twice ends it as a cycle.
+ * The server knows who owns each mutex and what each thread waits for on
+ * it, and reads the wait records that threads keep for the waits it does
+ * not see (critical sections, SRW locks, condition variables, address
+ * waits, non-alertable sleeps), so it walks the whole chain in one request.
+ * It is single-threaded, so the chain is a consistent snapshot of its own
+ * tables. The walk is bounded: it stops after one node more than a chain
+ * may hold (which tells the client the chain is too long), and a thread
+ * seen twice ends it as a cycle.
  */
 
 #define MAX_WALK (WCT_MAX_NODE_COUNT + 1)
@@ -61,6 +64,15 @@ struct chain
     struct thread         *seen[MAX_WALK];
     unsigned int           seen_count;
     int                    cycle;
+};
+
+/* what a thread waits for: a server wait, or one it recorded itself */
+struct wait
+{
+    struct object *object;     /* server wait: its first object (none for a sleep) */
+    unsigned int   kind;       /* recorded wait: WAIT_RECORD_* */
+    client_ptr_t   address;    /* recorded wait: the object waited for */
+    timeout_t      since;
 };
 
 static struct wait_chain_node *add_node( struct chain *chain, unsigned int type, unsigned int status )
@@ -76,6 +88,69 @@ static struct wait_chain_node *add_node( struct chain *chain, unsigned int type,
     }
     chain->count++;
     return node;
+}
+
+/* A client process's memory, read through /proc, which neither stops nor
+ * wakes its threads (read_process_memory suspends one with ptrace). The
+ * bytes are the server's own: they never reach a client that could not
+ * read them itself. */
+static int open_client_memory( struct process *process )
+{
+    char path[32];
+
+    if (process->unix_pid == -1) return -1;
+    snprintf( path, sizeof(path), "/proc/%d/mem", process->unix_pid );
+    return open( path, O_RDONLY );
+}
+
+static int read_client( int fd, client_ptr_t addr, void *buffer, size_t size )
+{
+    if (fd == -1 || addr > 0x7fffffffffffull - size) return 0;
+    return pread( fd, buffer, size, addr ) == size;
+}
+
+static int read_client_memory( struct process *process, client_ptr_t addr, void *buffer, size_t size )
+{
+    int fd = open_client_memory( process ), ret = read_client( fd, addr, buffer, size );
+
+    if (fd != -1) close( fd );
+    return ret;
+}
+
+/* The wait a thread recorded, if any. The thread may be changing the record
+ * while it is read: two reads that agree are taken, anything else is
+ * ignored, as is a record no layer thread could have written. */
+static int read_wait_record( struct thread *thread, struct wait *wait )
+{
+    client_ptr_t addr = thread->teb + WAIT_RECORD_TEB_OFFSET;
+    struct wait_record record[2];
+    unsigned int kind;
+    int i, fd, same = 0;
+
+    if (!thread->teb || (fd = open_client_memory( thread->process )) == -1) return 0;
+    for (i = 0; i < 3 && !same; i++)
+        same = read_client( fd, addr, &record[0], sizeof(record[0]) ) &&
+               read_client( fd, addr, &record[1], sizeof(record[1]) ) &&
+               !memcmp( &record[0], &record[1], sizeof(record[0]) );
+    close( fd );
+    if (!same) return 0;
+
+    kind = record[0].what >> WAIT_RECORD_KIND_SHIFT;
+    if (kind == WAIT_RECORD_NONE || kind >= WAIT_RECORD_KIND_COUNT) return 0;
+    wait->kind = kind;
+    wait->address = record[0].what & WAIT_RECORD_OBJECT_MASK;
+    wait->since = min( (timeout_t)record[0].since, monotonic_time );
+    return 1;
+}
+
+/* A critical section is the thread's own wait when it waits for one through
+ * a semaphore the server sees; the record says which. */
+static int get_wait( struct thread *thread, struct wait *wait )
+{
+    memset( wait, 0, sizeof(*wait) );
+    if (thread->state == TERMINATED) return 0;
+    if (read_wait_record( thread, wait )) return 1;
+    return get_thread_wait( thread, &wait->object, &wait->since );
 }
 
 /* voluntary plus involuntary context switches of a thread, from /proc */
@@ -99,32 +174,6 @@ static unsigned int read_context_switches( struct thread *thread )
     return total;
 }
 
-/* A thread blocked in a wait does not run, so its count cannot change
- * before the wait ends: it is read once per wait. The cache is a small
- * fixed table indexed by thread id. */
-struct switch_count
-{
-    thread_id_t  tid;
-    timeout_t    since;   /* start of the wait the count was read in */
-    unsigned int count;
-};
-
-static struct switch_count switch_counts[256];
-
-static unsigned int context_switches( struct thread *thread, int waiting, timeout_t since )
-{
-    struct switch_count *entry = &switch_counts[(thread->id / 4) % ARRAY_SIZE(switch_counts)];
-
-    if (!waiting) return read_context_switches( thread );
-    if (entry->tid != thread->id || entry->since != since)
-    {
-        entry->tid = thread->id;
-        entry->since = since;
-        entry->count = read_context_switches( thread );
-    }
-    return entry->count;
-}
-
 /* may the requesting thread look at this one? */
 static int can_query( struct thread *thread )
 {
@@ -135,22 +184,19 @@ static int can_query( struct thread *thread )
     return ret;
 }
 
-/* Returns the first object the thread waits on, or NULL if it does not wait. */
-static struct object *add_thread_node( struct chain *chain, struct thread *thread )
+/* Fills in the thread's wait; returns whether it waits. */
+static int add_thread_node( struct chain *chain, struct thread *thread, struct wait *wait )
 {
     struct wait_chain_node *node;
-    struct object *obj = NULL;
-    timeout_t since = 0;
-    int waiting = get_thread_wait_objects( thread, &obj, 1, &since ) > 0;
+    int waiting = get_wait( thread, wait );
 
-    if (!(node = add_node( chain, WctThreadType, waiting ? WctStatusBlocked : WctStatusRunning )))
-        return waiting ? obj : NULL;
+    if (!(node = add_node( chain, WctThreadType, waiting ? WctStatusBlocked : WctStatusRunning ))) return waiting;
     node->pid = thread->process->id;
     node->tid = thread->id;
-    node->teb = thread->teb;
-    node->context_switches = context_switches( thread, waiting, since );
-    if (waiting && monotonic_time > since) node->wait_time = (monotonic_time - since) / 10000;
-    return waiting ? obj : NULL;
+    node->wait_kind = wait->kind;
+    node->context_switches = read_context_switches( thread );
+    if (waiting && monotonic_time > wait->since) node->wait_time = (monotonic_time - wait->since) / 10000;
+    return waiting;
 }
 
 static void add_object_node( struct chain *chain, unsigned int type, unsigned int status, struct object *obj )
@@ -175,12 +221,54 @@ static int seen_before( struct chain *chain, struct thread *thread )
     return 0;
 }
 
-/* The object a thread's wait is about, and the thread it leads to (if any). */
-static struct thread *follow_wait( struct chain *chain, struct thread *thread, struct object *obj )
+/* may the requesting thread read this process's memory? */
+static int can_read_memory( struct process *process )
 {
+    unsigned int access = process->obj.ops->map_access( &process->obj, PROCESS_VM_READ );
+    int ret = check_object_access( NULL, &process->obj, &access );
+
+    clear_error();
+    return ret;
+}
+
+/* The owner of the critical section a thread waits for. Its OwningThread is
+ * read from the thread's process: that of the requester, or another one
+ * the requester asked to follow critical sections into and could read. */
+static struct thread *follow_critical_section( struct chain *chain, struct thread *thread,
+                                               const struct wait *wait, unsigned int flags )
+{
+    const unsigned int out_of_proc = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG;
+    struct process *process = thread->process;
+    struct thread *owner = NULL;
+    unsigned long long owner_id;
+
+    if (process != current->process && ((flags & out_of_proc) != out_of_proc || !can_read_memory( process )))
+        return NULL;
+    if (!read_client_memory( process, wait->address + FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ),
+                             &owner_id, sizeof(owner_id) ))
+        return NULL;
+    add_object_node( chain, WctCriticalSectionType, owner_id ? WctStatusOwned : WctStatusNotOwned, NULL );
+
+    /* client memory: only a live thread of the same process is an owner */
+    if (!owner_id || owner_id != (thread_id_t)owner_id) return NULL;
+    if (!(owner = get_thread_from_id( owner_id ))) return NULL;
+    release_object( owner );  /* still referenced by the thread table */
+    if (owner->process != process || owner->state == TERMINATED) return NULL;
+    return owner;
+}
+
+/* The object node a thread's wait leads to, and the thread after it (if any). */
+static struct thread *follow_wait( struct chain *chain, struct thread *thread, const struct wait *wait,
+                                   unsigned int flags )
+{
+    struct object *obj = wait->object;
     struct thread *owner, *receiver;
     struct process *process;
     int abandoned;
+
+    /* SRW locks, condition variables, address waits and sleeps have no owner */
+    if (wait->kind == WAIT_RECORD_CRITICAL_SECTION) return follow_critical_section( chain, thread, wait, flags );
+    if (wait->kind || !obj) return NULL;
 
     if (get_mutex_state( obj, &owner, &abandoned ))
     {
@@ -213,20 +301,20 @@ static struct thread *follow_wait( struct chain *chain, struct thread *thread, s
 static void walk_chain( struct chain *chain, struct thread *thread, unsigned int flags )
 {
     struct process *start = thread->process;
-    struct object *obj;
+    struct wait wait;
 
     for (;;)
     {
         if (seen_before( chain, thread ))
         {
-            add_thread_node( chain, thread );
+            add_thread_node( chain, thread, &wait );
             chain->cycle = 1;
             return;
         }
-        if (!(obj = add_thread_node( chain, thread )) || chain->count >= MAX_WALK) return;
+        if (!add_thread_node( chain, thread, &wait ) || chain->count >= MAX_WALK) return;
         /* the chain leaves the process: only its first thread, unless asked */
         if (thread->process != start && !(flags & WCT_OUT_OF_PROC_FLAG)) return;
-        if (!(thread = follow_wait( chain, thread, obj ))) return;
+        if (!(thread = follow_wait( chain, thread, &wait, flags ))) return;
         if (chain->count >= MAX_WALK) return;
         if (!can_query( thread ))
         {
@@ -249,6 +337,12 @@ DECL_HANDLER(get_wait_chain)
         return;
     }
     if (!(thread = get_thread_from_id( req->tid ))) return;
+    if (thread->state == TERMINATED)
+    {
+        set_error( STATUS_INVALID_CID );
+        release_object( thread );
+        return;
+    }
     if (!can_query( thread ))
     {
         set_error( STATUS_ACCESS_DENIED );

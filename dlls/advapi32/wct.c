@@ -30,9 +30,7 @@
 #include "wct.h"
 
 #include "wine/debug.h"
-#include "wine/exception.h"
 #include "wine/list.h"
-#include "wine/server.h"
 #include "wine/wait_chain.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(wct);
@@ -79,106 +77,6 @@ static CRITICAL_SECTION wct_cs = { &wct_cs_debug, -1, 0, 0, 0, 0 };
 static PCOGETCALLSTATE com_call_state;
 static PCOGETACTIVATIONSTATE com_activation_state;
 
-/* A chain as the nodes are found; 'count' may exceed WCT_MAX_NODE_COUNT,
- * which means the chain is too long to return. */
-struct chain
-{
-    struct wait_chain_node nodes[WCT_MAX_NODE_COUNT];
-    unsigned int           count;
-    BOOL                   cycle;
-};
-
-static void append_node( struct chain *chain, const struct wait_chain_node *node )
-{
-    if (chain->count < WCT_MAX_NODE_COUNT) chain->nodes[chain->count] = *node;
-    chain->count++;
-}
-
-/* a thread node for 'tid' among the first 'end' nodes */
-static const struct wait_chain_node *find_thread_before( const struct chain *chain, DWORD tid, unsigned int end )
-{
-    unsigned int i;
-
-    for (i = 0; i < min( end, WCT_MAX_NODE_COUNT ); i++)
-        if (chain->nodes[i].type == WctThreadType && chain->nodes[i].tid == tid) return &chain->nodes[i];
-    return NULL;
-}
-
-/* One round trip: the part of the chain the server can see, from 'tid'. */
-static NTSTATUS walk_in_server( struct chain *chain, DWORD tid, DWORD flags )
-{
-    struct wait_chain_node nodes[WCT_MAX_NODE_COUNT];
-    unsigned int i, total = 0, returned = 0;
-    NTSTATUS status;
-    BOOL cycle = FALSE;
-
-    SERVER_START_REQ( get_wait_chain )
-    {
-        req->tid = tid;
-        req->flags = flags;
-        wine_server_set_reply( req, nodes, sizeof(nodes) );
-        if (!(status = wine_server_call( req )))
-        {
-            total = reply->total;
-            cycle = reply->cycle;
-            returned = wine_server_reply_size( reply ) / sizeof(nodes[0]);
-        }
-    }
-    SERVER_END_REQ;
-    if (status) return status;
-
-    for (i = 0; i < total; i++)
-    {
-        if (i < returned) append_node( chain, &nodes[i] );
-        else chain->count++;
-    }
-    chain->cycle = cycle;
-    return STATUS_SUCCESS;
-}
-
-/* Reading our own process costs no server round trip; a fault (a thread
- * that just exited) only means there is nothing to follow. */
-static BOOL read_own_memory( ULONG_PTR addr, void *buffer, SIZE_T size )
-{
-    BOOL ret = TRUE;
-
-    __TRY
-    {
-        memcpy( buffer, (void *)addr, size );
-    }
-    __EXCEPT_PAGE_FAULT
-    {
-        ret = FALSE;
-    }
-    __ENDTRY
-    return ret;
-}
-
-static BOOL read_memory( HANDLE process, ULONG_PTR addr, void *buffer, SIZE_T size )
-{
-    if (process == GetCurrentProcess()) return read_own_memory( addr, buffer, size );
-    return ReadProcessMemory( process, (void *)addr, buffer, size, NULL );
-}
-
-/* The owner of the critical section a thread is blocked on, from the
- * record it keeps in its TEB, or 0. Reading another process needs
- * PROCESS_VM_READ on it: without that there is nothing to follow. */
-static DWORD critical_section_owner( const struct wait_chain_node *node )
-{
-    ULONG_PTR section = 0;
-    HANDLE owner = 0, process;
-    BOOL ok;
-
-    if (node->pid == GetCurrentProcessId()) process = GetCurrentProcess();
-    else if (!(process = OpenProcess( PROCESS_VM_READ, FALSE, node->pid ))) return 0;
-
-    ok = read_memory( process, node->teb + WCT_TEB_CS_WAIT_OFFSET, &section, sizeof(section) ) && section &&
-         read_memory( process, section + FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ),
-                      &owner, sizeof(owner) );
-    if (process != GetCurrentProcess()) CloseHandle( process );
-    return ok ? HandleToULong( owner ) : 0;
-}
-
 static DWORD error_from_status( NTSTATUS status )
 {
     switch (status)
@@ -186,70 +84,6 @@ static DWORD error_from_status( NTSTATUS status )
     case STATUS_ACCESS_DENIED: return ERROR_ACCESS_DENIED;
     case STATUS_INVALID_PARAMETER: return ERROR_INVALID_PARAMETER;
     default: return ERROR_OBJECT_NOT_FOUND;
-    }
-}
-
-/* The whole chain: what the server sees, continued through critical
- * sections, which only the threads themselves record. */
-static DWORD build_chain( struct chain *chain, DWORD tid, DWORD flags )
-{
-    struct wait_chain_node *last, cs_node, again;
-    const struct wait_chain_node *seen;
-    NTSTATUS status;
-    DWORD owner;
-
-    memset( chain, 0, sizeof(*chain) );
-    for (;;)
-    {
-        unsigned int i, first = chain->count;
-
-        status = walk_in_server( chain, tid, flags );
-        if (status && !chain->count) return error_from_status( status );
-        if (status)
-        {
-            /* the owner of a critical section is gone or out of reach */
-            memset( &again, 0, sizeof(again) );
-            again.type = WctThreadType;
-            again.status = status == STATUS_ACCESS_DENIED ? WctStatusNoAccess : WctStatusError;
-            again.tid = tid;
-            append_node( chain, &again );
-            return ERROR_SUCCESS;
-        }
-        /* a thread of an earlier part of the chain closes a cycle */
-        for (i = first + 1; i < min( chain->count, WCT_MAX_NODE_COUNT ); i++)
-        {
-            if (chain->nodes[i].type != WctThreadType || !chain->nodes[i].tid) continue;
-            if (!(seen = find_thread_before( chain, chain->nodes[i].tid, first ))) continue;
-            /* the server may not know the thread waits (for a critical section) */
-            chain->nodes[i] = *seen;
-            chain->count = i + 1;
-            chain->cycle = TRUE;
-            return ERROR_SUCCESS;
-        }
-        if (chain->cycle || chain->count >= WCT_MAX_NODE_COUNT) return ERROR_SUCCESS;
-
-        last = &chain->nodes[chain->count - 1];
-        if (last->type != WctThreadType || !last->tid) return ERROR_SUCCESS;
-        if (last->status != WctStatusRunning && last->status != WctStatusBlocked) return ERROR_SUCCESS;
-        if (last->pid != GetCurrentProcessId() &&
-            (!(flags & WCT_OUT_OF_PROC_FLAG) || !(flags & WCT_OUT_OF_PROC_CS_FLAG)))
-            return ERROR_SUCCESS;
-        if (!(owner = critical_section_owner( last ))) return ERROR_SUCCESS;
-
-        last->status = WctStatusBlocked;
-        memset( &cs_node, 0, sizeof(cs_node) );
-        cs_node.type = WctCriticalSectionType;
-        cs_node.status = WctStatusOwned;
-        append_node( chain, &cs_node );
-
-        if ((seen = find_thread_before( chain, owner, chain->count )))
-        {
-            again = *seen;
-            append_node( chain, &again );
-            chain->cycle = TRUE;
-            return ERROR_SUCCESS;
-        }
-        tid = owner;
     }
 }
 
@@ -272,24 +106,25 @@ static void fill_node( WAITCHAIN_NODE_INFO *info, const struct wait_chain_node *
 /* Returns the error for GetThreadWaitChain or the callback. */
 static DWORD get_wait_chain( DWORD flags, DWORD tid, DWORD *count, WAITCHAIN_NODE_INFO *nodes, BOOL *cycle )
 {
-    struct chain chain;
-    unsigned int i, n;
-    DWORD error;
+    struct wait_chain_node chain[WCT_MAX_NODE_COUNT];
+    ULONG i, n, total = 0;
+    BOOL is_cycle = FALSE;
+    NTSTATUS status;
 
-    if ((error = build_chain( &chain, tid, flags ))) return error;
+    if ((status = __wine_get_wait_chain( tid, flags, chain, WCT_MAX_NODE_COUNT, &total, &is_cycle )))
+        return error_from_status( status );
 
-    n = min( min( chain.count, WCT_MAX_NODE_COUNT ), *count );
-    for (i = 0; i < n; i++) fill_node( &nodes[i], &chain.nodes[i] );
-    *cycle = chain.cycle;
+    n = min( min( total, WCT_MAX_NODE_COUNT ), *count );
+    for (i = 0; i < n; i++) fill_node( &nodes[i], &chain[i] );
+    *cycle = is_cycle;
 
-    if (chain.count > WCT_MAX_NODE_COUNT)
+    if (total > WCT_MAX_NODE_COUNT)
     {
         *count = n;
         return ERROR_TOO_MANY_THREADS;
     }
-    error = chain.count > *count ? ERROR_MORE_DATA : ERROR_SUCCESS;
-    *count = chain.count;
-    return error;
+    *count = total;
+    return total > n ? ERROR_MORE_DATA : ERROR_SUCCESS;
 }
 
 /* Returns the session with wct_cs held, or NULL (lock released). */

@@ -31,14 +31,50 @@ struct wait_chain_node
     unsigned int       tid;
     unsigned int       wait_time;         /* ms in the current wait */
     unsigned int       context_switches;
-    unsigned long long teb;               /* thread nodes: where its critical section wait is recorded */
+    unsigned int       wait_kind;         /* thread nodes: WAIT_RECORD_* of a wait the server cannot see */
     unsigned int       name_len;          /* object nodes: bytes in name */
-    unsigned int       padding;
     WCHAR              name[128];         /* object nodes: full NT name, not terminated */
 };
 
-/* A thread blocked in EnterCriticalSection records the section here, in its
- * TEB, just before it blocks, and clears it when it has the section. */
-#define WCT_TEB_CS_WAIT_OFFSET 0x1768     /* TEB64.Reserved5[0] */
+/*
+ * Waits the server never sees (a contended critical section, SRW lock,
+ * condition variable or WaitOnAddress waits on a futex; a non-alertable
+ * Sleep sleeps on the unix side) are recorded by the waiting thread itself
+ * in a wait record, which the server reads when it walks a chain.
+ *
+ * The record lives in the thread's TEB block, in the gap between the end of
+ * the 64-bit TEB (0x1838) and the 32-bit TEB at teb_offset (0x2000): memory
+ * that no field of Wine's or Windows' TEB covers and that nothing else reads
+ * or writes. Wine zeroes it with the rest of the block for every new thread.
+ */
+#define WAIT_RECORD_TEB_OFFSET 0x1f00
+
+enum wait_record_kind
+{
+    WAIT_RECORD_NONE,
+    WAIT_RECORD_CRITICAL_SECTION,     /* object: the RTL_CRITICAL_SECTION */
+    WAIT_RECORD_SRW_EXCLUSIVE,        /* object: the RTL_SRWLOCK */
+    WAIT_RECORD_SRW_SHARED,
+    WAIT_RECORD_CONDITION_VARIABLE,   /* object: the RTL_CONDITION_VARIABLE */
+    WAIT_RECORD_ADDRESS,              /* object: the address of WaitOnAddress */
+    WAIT_RECORD_SLEEP,                /* no object */
+    WAIT_RECORD_KIND_COUNT
+};
+
+/* 'what' packs the kind above the 48 bits of a user-space address, so that
+ * a single aligned store publishes both; the thread stores 'since' first. */
+struct wait_record
+{
+    unsigned long long what;      /* kind << WAIT_RECORD_KIND_SHIFT | object */
+    unsigned long long since;     /* KUSER_SHARED_DATA.InterruptTime when the wait began */
+};
+
+#define WAIT_RECORD_KIND_SHIFT 56
+#define WAIT_RECORD_OBJECT_MASK ((1ull << WAIT_RECORD_KIND_SHIFT) - 1)
+
+/* ntdll: the chain from thread 'tid', at most 'max' nodes; '*total' is the
+ * length of the whole chain, above WCT_MAX_NODE_COUNT if it is longer. */
+NTSTATUS WINAPI __wine_get_wait_chain( DWORD tid, DWORD flags, struct wait_chain_node *nodes, ULONG max,
+                                       ULONG *total, BOOL *cycle );
 
 #endif  /* __WINE_WINE_WAIT_CHAIN_H */

@@ -10,40 +10,10 @@
 #include <windows.h>
 #include <wct.h>
 #include "deny_access.h"
+#include "wct_query.h"
 
 #define STANDALONE
 #include "wine/test.h"
-
-static HWCT (WINAPI *pOpenThreadWaitChainSession)(DWORD, PWAITCHAINCALLBACK);
-static void (WINAPI *pCloseThreadWaitChainSession)(HWCT);
-static BOOL (WINAPI *pGetThreadWaitChain)(HWCT, DWORD_PTR, DWORD, DWORD, DWORD *, WAITCHAIN_NODE_INFO *, BOOL *);
-static void (WINAPI *pRegisterWaitChainCOMCallback)(PCOGETCALLSTATE, PCOGETACTIVATIONSTATE);
-
-static HWCT session;
-static WAITCHAIN_NODE_INFO nodes[WCT_MAX_NODE_COUNT];
-static DWORD node_count;
-static BOOL is_cycle;
-
-/* Query 'tid' until the chain has 'expect' nodes (the threads need a moment
- * to block) or 5 s pass; returns what the last query returned. */
-static BOOL query_chain( DWORD tid, DWORD flags, DWORD capacity, DWORD expect )
-{
-    DWORD start = GetTickCount();
-    BOOL ret;
-
-    for (;;)
-    {
-        memset( nodes, 0xcc, sizeof(nodes) );
-        node_count = capacity;
-        is_cycle = 0xcc;
-        SetLastError( 0xdeadbeef );
-        ret = pGetThreadWaitChain( session, 0, flags, tid, &node_count, nodes, &is_cycle );
-        if ((ret && node_count == expect) || GetTickCount() - start > 5000) return ret;
-        if (!ret && GetLastError() != ERROR_MORE_DATA && GetLastError() != ERROR_TOO_MANY_THREADS) return ret;
-        if (!ret && node_count == expect) return ret;
-        Sleep( 20 );
-    }
-}
 
 #define check_thread(i, tid, status) check_thread_(__LINE__, i, tid, status)
 static void check_thread_( int line, int i, DWORD tid, WCT_OBJECT_STATUS status )
@@ -129,9 +99,11 @@ static HRESULT WINAPI activation_state( GUID clsid, DWORD id, DWORD *state ) { r
 
 static void test_current_thread(void)
 {
+
+    const struct expect self[] = { RUNNING( GetCurrentThreadId() ) };
     BOOL ret;
 
-    ret = query_chain( GetCurrentThreadId(), 0, WCT_MAX_NODE_COUNT, 1 );
+    ret = query_chain( GetCurrentThreadId(), 0, WCT_MAX_NODE_COUNT, self, 1 );
     ok( ret, "W-04: failed, error %lu\n", GetLastError() );
     ok( node_count == 1, "W-04: %lu nodes\n", node_count );
     ok( !is_cycle, "W-04: cycle\n" );
@@ -139,7 +111,7 @@ static void test_current_thread(void)
 
     pRegisterWaitChainCOMCallback( call_state, activation_state );
     pRegisterWaitChainCOMCallback( call_state, activation_state );
-    ret = query_chain( GetCurrentThreadId(), 0, WCT_MAX_NODE_COUNT, 1 );
+    ret = query_chain( GetCurrentThreadId(), 0, WCT_MAX_NODE_COUNT, self, 1 );
     ok( ret && node_count == 1, "W-26: %d, %lu nodes\n", ret, node_count );
 }
 
@@ -156,13 +128,16 @@ static void test_event_wait(void)
 {
     DWORD tid;
     HANDLE thread = start_thread( wait_never, NULL, &tid );
+    const struct expect blocked[] = { BLOCKED( tid ) };
     BOOL ret;
 
+    /* blocked for at least 600 ms from the first query that sees it */
+    query_chain( tid, 0, WCT_MAX_NODE_COUNT, blocked, 1 );
     Sleep( 600 );
-    ret = query_chain( tid, 0, WCT_MAX_NODE_COUNT, 1 );
+    ret = query_chain( tid, 0, WCT_MAX_NODE_COUNT, blocked, 1 );
     ok( ret && node_count == 1, "W-05: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
     check_thread( 0, tid, WctStatusBlocked );
-    ok( nodes[0].ThreadObject.WaitTime >= 400 && nodes[0].ThreadObject.WaitTime < 60000,
+    ok( nodes[0].ThreadObject.WaitTime >= 550 && nodes[0].ThreadObject.WaitTime < 60000,
         "W-31: wait time %lu\n", nodes[0].ThreadObject.WaitTime );
     ok( nodes[0].ThreadObject.ContextSwitches > 0, "W-31: no context switches\n" );
     finish_thread( thread, TRUE );
@@ -211,6 +186,16 @@ static void start_mutex_chain( const char *name )
     chain_threads[0] = start_thread( wait_mutex, NULL, &chain_tids[0] );
 }
 
+static const struct expect *mutex_chain(void)
+{
+    static struct expect expect[3] =
+        { BLOCKED( 0 ), OBJECT( WctMutexType, WctStatusOwned ), BLOCKED( 0 ) };
+
+    expect[0].tid = chain_tids[0];
+    expect[2].tid = chain_tids[1];
+    return expect;
+}
+
 static void end_mutex_chain(void)
 {
     finish_thread( chain_threads[1], TRUE );
@@ -251,7 +236,7 @@ static void test_mutex_owner(void)
     int i;
 
     start_mutex_chain( NULL );
-    ret = query_chain( chain_tids[0], 0, WCT_MAX_NODE_COUNT, 3 );
+    ret = query_chain( chain_tids[0], 0, WCT_MAX_NODE_COUNT, mutex_chain(), 3 );
     ok( ret && node_count == 3, "W-06: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
     ok( !is_cycle, "W-06: cycle\n" );
     check_thread( 0, chain_tids[0], WctStatusBlocked );
@@ -279,7 +264,7 @@ static void test_mutex_owner(void)
 
     /* W-07 */
     start_mutex_chain( "WctTestMutex" );
-    ret = query_chain( chain_tids[0], 0, WCT_MAX_NODE_COUNT, 3 );
+    ret = query_chain( chain_tids[0], 0, WCT_MAX_NODE_COUNT, mutex_chain(), 3 );
     ok( ret && node_count == 3, "W-07: %d, %lu nodes\n", ret, node_count );
     name = nodes[1].LockObject.ObjectName;
     ok( name[0] == '\\', "W-07: name %s\n", wine_dbgstr_w( name ) );
@@ -312,7 +297,11 @@ static void test_thread_waits(void)
 
     t2 = start_thread( wait_never, NULL, &tid2 );
     t1 = start_thread( wait_handle, t2, &tid1 );
-    ret = query_chain( tid1, 0, WCT_MAX_NODE_COUNT, 3 );
+    {
+        const struct expect expect[] =
+            { BLOCKED( tid1 ), OBJECT( WctThreadWaitType, WctStatusBlocked ), BLOCKED( tid2 ) };
+        ret = query_chain( tid1, 0, WCT_MAX_NODE_COUNT, expect, 3 );
+    }
     ok( ret && node_count == 3, "W-08: %d, %lu nodes\n", ret, node_count );
     check_thread( 0, tid1, WctStatusBlocked );
     check_object( 1, WctThreadWaitType, WctStatusBlocked );
@@ -322,7 +311,11 @@ static void test_thread_waits(void)
     finish_thread( t1, FALSE );
 
     t1 = start_thread( wait_self, NULL, &tid1 );
-    ret = query_chain( tid1, 0, WCT_MAX_NODE_COUNT, 3 );
+    {
+        const struct expect expect[] =
+            { BLOCKED( tid1 ), OBJECT( WctThreadWaitType, WctStatusBlocked ), BLOCKED( tid1 ) };
+        ret = query_chain( tid1, 0, WCT_MAX_NODE_COUNT, expect, 3 );
+    }
     ok( ret && node_count == 3, "W-09: %d, %lu nodes\n", ret, node_count );
     check_thread( 0, tid1, WctStatusBlocked );
     check_object( 1, WctThreadWaitType, WctStatusBlocked );
@@ -351,6 +344,10 @@ static DWORD WINAPI deadlock_thread( void *arg )
 
 static void test_mutex_deadlock(void)
 {
+    struct expect expect_w11[9] =
+        { BLOCKED( 0 ), OBJECT( WctThreadWaitType, WctStatusBlocked ), BLOCKED( 0 ),
+          OBJECT( WctThreadWaitType, WctStatusBlocked ), BLOCKED( 0 ), OBJECT( WctMutexType, WctStatusOwned ),
+          BLOCKED( 0 ), OBJECT( WctMutexType, WctStatusOwned ), BLOCKED( 0 ) };
     HANDLE t[2], tw1, tw2;
     DWORD tid[2], tidw1, tidw2;
     BOOL ret;
@@ -361,7 +358,12 @@ static void test_mutex_deadlock(void)
     for (i = 0; i < 2; i++) deadlock_ready[i] = CreateEventA( NULL, TRUE, FALSE, NULL );
     for (i = 0; i < 2; i++) t[i] = start_thread( deadlock_thread, (void *)(INT_PTR)i, &tid[i] );
 
-    ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, 5 );
+    {
+        const struct expect expect[] =
+            { BLOCKED( tid[0] ), OBJECT( WctMutexType, WctStatusOwned ), BLOCKED( tid[1] ),
+              OBJECT( WctMutexType, WctStatusOwned ), BLOCKED( tid[0] ) };
+        ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, expect, 5 );
+    }
     ok( ret && node_count == 5, "W-10: %d, %lu nodes\n", ret, node_count );
     ok( is_cycle == TRUE, "W-10: no cycle\n" );
     check_thread( 0, tid[0], WctStatusBlocked );
@@ -372,7 +374,11 @@ static void test_mutex_deadlock(void)
 
     tw1 = start_thread( wait_handle, t[0], &tidw1 );
     tw2 = start_thread( wait_handle, tw1, &tidw2 );
-    ret = query_chain( tidw2, 0, WCT_MAX_NODE_COUNT, 9 );
+    expect_w11[0].tid = tidw2;
+    expect_w11[2].tid = tidw1;
+    expect_w11[4].tid = expect_w11[8].tid = tid[0];
+    expect_w11[6].tid = tid[1];
+    ret = query_chain( tidw2, 0, WCT_MAX_NODE_COUNT, expect_w11, 9 );
     ok( ret && node_count == 9, "W-11: %d, %lu nodes\n", ret, node_count );
     ok( is_cycle == TRUE, "W-11: no cycle\n" );
     check_thread( 0, tidw2, WctStatusBlocked );
@@ -385,7 +391,7 @@ static void test_mutex_deadlock(void)
     check_thread( 8, tid[0], WctStatusBlocked );
 
     /* W-17 */
-    ret = query_chain( tidw2, 0, 4, 9 );
+    ret = query_chain( tidw2, 0, 4, expect_w11, 9 );
     ok( !ret && GetLastError() == ERROR_MORE_DATA, "W-17: %d, error %lu\n", ret, GetLastError() );
     ok( node_count == 9, "W-17: count %lu\n", node_count );
     check_thread( 0, tidw2, WctStatusBlocked );
@@ -442,7 +448,11 @@ static void test_critical_sections(void)
     t[1] = start_thread( hold_cs_and_wait, NULL, &tid[1] );
     WaitForSingleObject( owner_ready, INFINITE );
     t[0] = start_thread( enter_cs, NULL, &tid[0] );
-    ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, 3 );
+    {
+        const struct expect expect[] =
+            { BLOCKED( tid[0] ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( tid[1] ) };
+        ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, expect, 3 );
+    }
     ok( ret && node_count == 3, "W-13: %d, %lu nodes\n", ret, node_count );
     ok( !is_cycle, "W-13: cycle\n" );
     check_thread( 0, tid[0], WctStatusBlocked );
@@ -458,7 +468,12 @@ static void test_critical_sections(void)
     InitializeCriticalSection( &cs_b );
     for (i = 0; i < 2; i++) deadlock_ready[i] = CreateEventA( NULL, TRUE, FALSE, NULL );
     for (i = 0; i < 2; i++) t[i] = start_thread( cs_deadlock_thread, (void *)(INT_PTR)i, &tid[i] );
-    ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, 5 );
+    {
+        const struct expect expect[] =
+            { BLOCKED( tid[0] ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( tid[1] ),
+              OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( tid[0] ) };
+        ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, expect, 5 );
+    }
     ok( ret && node_count == 5, "W-12: %d, %lu nodes\n", ret, node_count );
     ok( is_cycle == TRUE, "W-12: no cycle\n" );
     check_thread( 0, tid[0], WctStatusBlocked );
@@ -483,7 +498,11 @@ static void test_process_wait( const char *exe )
     sprintf( cmd, "\"%s\" wct sleep", exe );
     ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ), "no child\n" );
     t = start_thread( wait_handle, pi.hProcess, &tid );
-    ret = query_chain( tid, 0, WCT_MAX_NODE_COUNT, 3 );
+    {
+        const struct expect expect[] =
+            { BLOCKED( tid ), OBJECT( WctProcessWaitType, WctStatusBlocked ), { WctThreadType, WctStatusPidOnly, 0 } };
+        ret = query_chain( tid, 0, WCT_MAX_NODE_COUNT, expect, 3 );
+    }
     ok( ret && node_count == 3, "W-14: %d, %lu nodes\n", ret, node_count );
     check_thread( 0, tid, WctStatusBlocked );
     check_object( 2 - 1, WctProcessWaitType, WctStatusBlocked );
@@ -514,6 +533,19 @@ static void test_missing_threads(void)
     /* Windows may answer ERROR_INVALID_PARAMETER (unknown) */
     ok( !ret && (GetLastError() == ERROR_OBJECT_NOT_FOUND || broken( GetLastError() == ERROR_INVALID_PARAMETER )),
         "W-19: exited thread: %d, error %lu\n", ret, GetLastError() );
+
+    /* exited, but a handle keeps the thread object (and its id) alive */
+    t = start_thread( exit_at_once, NULL, &tid );
+    ok( WaitForSingleObject( t, 5000 ) == WAIT_OBJECT_0, "thread did not finish\n" );
+    count = WCT_MAX_NODE_COUNT;
+    memset( nodes, 0xcc, sizeof(nodes) );
+    SetLastError( 0xdeadbeef );
+    ret = pGetThreadWaitChain( session, 0, 0, tid, &count, nodes, &is_cycle );
+    ok( !ret && (GetLastError() == ERROR_OBJECT_NOT_FOUND || broken( GetLastError() == ERROR_INVALID_PARAMETER )),
+        "W-19: exited thread, handle open: %d, error %lu, first node type %u status %u\n",
+        ret, GetLastError(), nodes[0].ObjectType, nodes[0].ObjectStatus );
+    CloseHandle( t );
+
     count = WCT_MAX_NODE_COUNT;
     SetLastError( 0xdeadbeef );
     ret = pGetThreadWaitChain( session, 0, 0, 0xfffffffc, &count, nodes, &is_cycle );
@@ -600,6 +632,7 @@ static void test_close_in_callback(void)
 /* W-27: a chain longer than 16 nodes */
 static void test_long_chain(void)
 {
+    struct expect expect[WCT_MAX_NODE_COUNT];
     HANDLE t[9];
     DWORD tid[9];
     BOOL ret;
@@ -607,7 +640,13 @@ static void test_long_chain(void)
 
     t[8] = start_thread( wait_never, NULL, &tid[8] );
     for (i = 7; i >= 0; i--) t[i] = start_thread( wait_handle, t[i + 1], &tid[i] );
-    ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, WCT_MAX_NODE_COUNT );
+    for (i = 0; i < WCT_MAX_NODE_COUNT; i++)
+    {
+        expect[i].type = i % 2 ? WctThreadWaitType : WctThreadType;
+        expect[i].status = WctStatusBlocked;
+        expect[i].tid = i % 2 ? 0 : tid[i / 2];
+    }
+    ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, expect, WCT_MAX_NODE_COUNT );
     ok( !ret && GetLastError() == ERROR_TOO_MANY_THREADS, "W-27: %d, error %lu\n", ret, GetLastError() );
     ok( node_count == WCT_MAX_NODE_COUNT, "W-27: %lu nodes\n", node_count );
     for (i = 0; i < 8; i++) check_thread( 2 * i, tid[i], WctStatusBlocked );
@@ -638,7 +677,10 @@ static void test_abandoned_mutex(void)
     owned_mutex = CreateMutexA( NULL, FALSE, NULL );
     finish_thread( start_thread( own_and_exit, NULL, &tid ), FALSE );
     t = start_thread( wait_mutex_and_event, NULL, &tid );
-    ret = query_chain( tid, 0, WCT_MAX_NODE_COUNT, 2 );
+    {
+        const struct expect expect[] = { BLOCKED( tid ), OBJECT( WctMutexType, WctStatusAbandoned ) };
+        ret = query_chain( tid, 0, WCT_MAX_NODE_COUNT, expect, 2 );
+    }
     ok( ret && node_count == 2, "W-30: %d, %lu nodes\n", ret, node_count );
     check_thread( 0, tid, WctStatusBlocked );
     check_object( 1, WctMutexType, WctStatusAbandoned );
@@ -670,8 +712,13 @@ static void test_other_process( const char *exe )
 
     for (i = 0; i < 2; i++)
     {
+        const struct expect expect[] =
+            { BLOCKED( tid[2] ), OBJECT( WctThreadWaitType, WctStatusBlocked ), BLOCKED( tid[1] ),
+              OBJECT( WctThreadWaitType, WctStatusBlocked ), BLOCKED( tid[0] ),
+              OBJECT( WctMutexType, WctStatusOwned ), BLOCKED( pi.dwThreadId ) };
+
         winetest_push_context( i ? "W-16" : "W-15" );
-        ret = query_chain( tid[2], i ? WCT_OUT_OF_PROC_FLAG : 0, WCT_MAX_NODE_COUNT, 7 );
+        ret = query_chain( tid[2], i ? WCT_OUT_OF_PROC_FLAG : 0, WCT_MAX_NODE_COUNT, expect, 7 );
         ok( ret && node_count == 7, "%d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
         ok( !is_cycle, "cycle\n" );
         check_thread( 0, tid[2], WctStatusBlocked );
@@ -740,7 +787,12 @@ static void test_send_message(void)
     ok( receiver_window != NULL, "W-23: no window\n" );
     t[0] = start_thread( send_thread, NULL, &tid[0] );
 
-    ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, 5 );
+    {
+        const struct expect expect[] =
+            { BLOCKED( tid[0] ), OBJECT( WctSendMessageType, WctStatusBlocked ), BLOCKED( tid[1] ),
+              OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( tid[0] ) };
+        ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, expect, 5 );
+    }
     ok( ret && node_count == 5, "W-23: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
     ok( is_cycle == TRUE, "W-23: no cycle\n" );
     check_thread( 0, tid[0], WctStatusBlocked );
@@ -751,7 +803,12 @@ static void test_send_message(void)
 
     /* W-23 from the other side: the cycle closes on a thread the server
      * sees running (it waits for a critical section) */
-    ret = query_chain( tid[1], 0, WCT_MAX_NODE_COUNT, 5 );
+    {
+        const struct expect expect[] =
+            { BLOCKED( tid[1] ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( tid[0] ),
+              OBJECT( WctSendMessageType, WctStatusBlocked ), BLOCKED( tid[1] ) };
+        ret = query_chain( tid[1], 0, WCT_MAX_NODE_COUNT, expect, 5 );
+    }
     ok( ret && node_count == 5, "W-23: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
     ok( is_cycle == TRUE, "W-23: no cycle\n" );
     check_thread( 0, tid[1], WctStatusBlocked );
@@ -789,7 +846,11 @@ static void test_access( const char *exe )
     ok( !ret && GetLastError() == ERROR_ACCESS_DENIED, "W-28: %d, error %lu\n", ret, GetLastError() );
 
     t = start_thread( wait_handle, mutex, &tid );
-    ret = query_chain( tid, WCT_OUT_OF_PROC_FLAG, WCT_MAX_NODE_COUNT, 3 );
+    {
+        const struct expect expect[] =
+            { BLOCKED( tid ), OBJECT( WctMutexType, WctStatusOwned ), { WctThreadType, WctStatusNoAccess, 0 } };
+        ret = query_chain( tid, WCT_OUT_OF_PROC_FLAG, WCT_MAX_NODE_COUNT, expect, 3 );
+    }
     ok( ret && node_count == 3, "W-29: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
     check_thread( 0, tid, WctStatusBlocked );
     check_object( 1, WctMutexType, WctStatusOwned );
@@ -827,7 +888,6 @@ static void test_layout(void)
 
 START_TEST(wct)
 {
-    HMODULE advapi32 = LoadLibraryA( "advapi32.dll" );
     char **argv;
     int argc = winetest_get_mainargs( &argv );
 
@@ -849,11 +909,7 @@ START_TEST(wct)
         return;
     }
 
-    pOpenThreadWaitChainSession = (void *)GetProcAddress( advapi32, "OpenThreadWaitChainSession" );
-    pCloseThreadWaitChainSession = (void *)GetProcAddress( advapi32, "CloseThreadWaitChainSession" );
-    pGetThreadWaitChain = (void *)GetProcAddress( advapi32, "GetThreadWaitChain" );
-    pRegisterWaitChainCOMCallback = (void *)GetProcAddress( advapi32, "RegisterWaitChainCOMCallback" );
-    if (!pCloseThreadWaitChainSession)
+    if (!load_wct())
     {
         win_skip( "Wait Chain Traversal is not available\n" );
         return;

@@ -1,0 +1,572 @@
+/*
+ * Conformance tests for Wait Chain Traversal: every kind of wait is
+ * Blocked (W-32 to W-36), a query disturbs nothing (W-37), and the
+ * bookkeeping behind it touches no memory of the program's or the
+ * system's (W-38). Test ids refer to the scenario catalogue in the
+ * project's wait-chain specification.
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <stdio.h>
+#include <windows.h>
+#include <winternl.h>
+#include <wct.h>
+#include "wct_query.h"
+
+#define STANDALONE
+#include "wine/test.h"
+
+static BOOL (WINAPI *pWaitOnAddress)(volatile void *, void *, SIZE_T, DWORD);
+static void (WINAPI *pWakeByAddressAll)(void *);
+static NTSTATUS (WINAPI *pNtCreateKeyedEvent)(HANDLE *, ACCESS_MASK, const OBJECT_ATTRIBUTES *, ULONG);
+static NTSTATUS (WINAPI *pNtWaitForKeyedEvent)(HANDLE, const void *, BOOLEAN, const LARGE_INTEGER *);
+static NTSTATUS (WINAPI *pNtReleaseKeyedEvent)(HANDLE, const void *, BOOLEAN, const LARGE_INTEGER *);
+static NTSTATUS (WINAPI *pNtQueryInformationThread)(HANDLE, THREADINFOCLASS, void *, ULONG, ULONG *);
+
+static HANDLE never_event;
+
+static HANDLE start_thread( LPTHREAD_START_ROUTINE func, void *arg, DWORD *tid )
+{
+    HANDLE thread = CreateThread( NULL, 0, func, arg, 0, tid );
+    ok( thread != NULL, "CreateThread failed, error %lu\n", GetLastError() );
+    return thread;
+}
+
+static void finish_thread( HANDLE thread, BOOL terminate )
+{
+    if (terminate) TerminateThread( thread, 0 );
+    ok( WaitForSingleObject( thread, 5000 ) == WAIT_OBJECT_0, "thread did not finish\n" );
+    CloseHandle( thread );
+}
+
+/* Waits until 'tid' is a chain of one Blocked node, and checks it. */
+static void check_blocked_alone( DWORD tid, DWORD flags, DWORD pid )
+{
+    const struct expect blocked[] = { BLOCKED( tid ) };
+    BOOL ret = query_chain( tid, flags, WCT_MAX_NODE_COUNT, blocked, 1 );
+
+    ok( ret, "failed, error %lu\n", GetLastError() );
+    ok( node_count == 1, "%lu nodes\n", node_count );
+    ok( !is_cycle, "cycle\n" );
+    ok( nodes[0].ObjectType == WctThreadType, "type %u\n", nodes[0].ObjectType );
+    ok( nodes[0].ObjectStatus == WctStatusBlocked, "status %u\n", nodes[0].ObjectStatus );
+    ok( nodes[0].ThreadObject.ThreadId == tid, "tid %04lx, expected %04lx\n", nodes[0].ThreadObject.ThreadId, tid );
+    ok( nodes[0].ThreadObject.ProcessId == pid, "pid %04lx, expected %04lx\n", nodes[0].ThreadObject.ProcessId, pid );
+}
+
+/* W-32, W-37: the thread stays Blocked, its WaitTime grows, and twenty
+ * queries leave its ContextSwitches as they were */
+static void check_blocked_wait( const char *what, DWORD tid )
+{
+    DWORD before, switches;
+    int i;
+
+    winetest_push_context( "%s", what );
+    check_blocked_alone( tid, 0, GetCurrentProcessId() );
+    before = nodes[0].ThreadObject.WaitTime;
+    switches = nodes[0].ThreadObject.ContextSwitches;
+    ok( before < 60000, "wait time %lu\n", before );
+
+    for (i = 0; i < 20; i++)
+    {
+        node_count = WCT_MAX_NODE_COUNT;
+        ok( pGetThreadWaitChain( session, 0, 0, tid, &node_count, nodes, &is_cycle ),
+            "W-37: query %d failed, error %lu\n", i, GetLastError() );
+        ok( nodes[0].ObjectStatus == WctStatusBlocked, "W-37: query %d: status %u\n", i, nodes[0].ObjectStatus );
+        ok( nodes[0].ThreadObject.ContextSwitches == switches, "W-37: query %d: %lu context switches, was %lu\n",
+            i, nodes[0].ThreadObject.ContextSwitches, switches );
+    }
+
+    Sleep( 300 );
+    check_blocked_alone( tid, 0, GetCurrentProcessId() );
+    ok( nodes[0].ThreadObject.WaitTime >= before + 250 && nodes[0].ThreadObject.WaitTime < before + 60000,
+        "wait time %lu after 300 ms, was %lu\n", nodes[0].ThreadObject.WaitTime, before );
+    ok( nodes[0].ThreadObject.ContextSwitches == switches, "W-37: %lu context switches, was %lu\n",
+        nodes[0].ThreadObject.ContextSwitches, switches );
+    winetest_pop_context();
+}
+
+/* W-32: sleeps */
+static DWORD WINAPI sleep_forever( void *arg )
+{
+    Sleep( INFINITE );
+    return 0;
+}
+
+static DWORD WINAPI sleep_a_minute( void *arg )
+{
+    Sleep( 60000 );
+    return 0;
+}
+
+static DWORD WINAPI sleep_alertable( void *arg )
+{
+    SleepEx( INFINITE, TRUE );
+    return 0;
+}
+
+static void CALLBACK wake_apc( ULONG_PTR arg )
+{
+}
+
+static void test_sleep(void)
+{
+    HANDLE t;
+    DWORD tid;
+
+    t = start_thread( sleep_forever, NULL, &tid );
+    check_blocked_wait( "W-32 Sleep(INFINITE)", tid );
+    finish_thread( t, TRUE );
+
+    t = start_thread( sleep_a_minute, NULL, &tid );
+    check_blocked_wait( "W-32 Sleep(60000)", tid );
+    finish_thread( t, TRUE );
+
+    t = start_thread( sleep_alertable, NULL, &tid );
+    check_blocked_wait( "W-32 SleepEx(INFINITE, TRUE)", tid );
+    QueueUserAPC( wake_apc, t, 0 );
+    finish_thread( t, FALSE );
+}
+
+/* W-33: SRW locks held by another thread */
+static SRWLOCK srw = SRWLOCK_INIT;
+static HANDLE holding, release;
+
+static DWORD WINAPI hold_srw( void *arg )
+{
+    AcquireSRWLockExclusive( &srw );
+    SetEvent( holding );
+    WaitForSingleObject( release, INFINITE );
+    ReleaseSRWLockExclusive( &srw );
+    return 0;
+}
+
+static DWORD WINAPI acquire_srw( void *arg )
+{
+    if (arg)
+    {
+        AcquireSRWLockShared( &srw );
+        ReleaseSRWLockShared( &srw );
+    }
+    else
+    {
+        AcquireSRWLockExclusive( &srw );
+        ReleaseSRWLockExclusive( &srw );
+    }
+    return 0;
+}
+
+static void test_srw_lock(void)
+{
+    HANDLE holder, waiter;
+    DWORD tid;
+    int shared;
+
+    for (shared = 0; shared < 2; shared++)
+    {
+        ResetEvent( holding );
+        ResetEvent( release );
+        holder = start_thread( hold_srw, NULL, &tid );
+        WaitForSingleObject( holding, INFINITE );
+        waiter = start_thread( acquire_srw, (void *)(INT_PTR)shared, &tid );
+        check_blocked_wait( shared ? "W-33 AcquireSRWLockShared" : "W-33 AcquireSRWLockExclusive", tid );
+        SetEvent( release );
+        finish_thread( holder, FALSE );
+        finish_thread( waiter, FALSE );
+    }
+}
+
+/* W-34: condition variables, WaitOnAddress and keyed events */
+static CONDITION_VARIABLE cv = CONDITION_VARIABLE_INIT;
+static CRITICAL_SECTION cv_cs;
+static volatile LONG woken, address_value;
+static HANDLE keyed_event;
+
+static DWORD WINAPI sleep_cv_cs( void *arg )
+{
+    EnterCriticalSection( &cv_cs );
+    while (!woken) SleepConditionVariableCS( &cv, &cv_cs, INFINITE );
+    LeaveCriticalSection( &cv_cs );
+    return 0;
+}
+
+static DWORD WINAPI sleep_cv_srw( void *arg )
+{
+    AcquireSRWLockExclusive( &srw );
+    while (!woken) SleepConditionVariableSRW( &cv, &srw, INFINITE, 0 );
+    ReleaseSRWLockExclusive( &srw );
+    return 0;
+}
+
+static DWORD WINAPI wait_on_address( void *arg )
+{
+    LONG zero = 0;
+
+    while (!address_value) pWaitOnAddress( &address_value, &zero, sizeof(zero), INFINITE );
+    return 0;
+}
+
+static DWORD WINAPI wait_keyed_event( void *arg )
+{
+    pNtWaitForKeyedEvent( keyed_event, (void *)0x100, FALSE, NULL );
+    return 0;
+}
+
+static void wake_cv( HANDLE thread )
+{
+    InterlockedExchange( &woken, 1 );
+    WakeAllConditionVariable( &cv );
+    finish_thread( thread, FALSE );
+    woken = 0;
+}
+
+static void test_condition_variables(void)
+{
+    HANDLE t;
+    DWORD tid;
+
+    InitializeCriticalSection( &cv_cs );
+    t = start_thread( sleep_cv_cs, NULL, &tid );
+    check_blocked_wait( "W-34 SleepConditionVariableCS", tid );
+    wake_cv( t );
+
+    t = start_thread( sleep_cv_srw, NULL, &tid );
+    check_blocked_wait( "W-34 SleepConditionVariableSRW", tid );
+    wake_cv( t );
+    DeleteCriticalSection( &cv_cs );
+
+    t = start_thread( wait_on_address, NULL, &tid );
+    check_blocked_wait( "W-34 WaitOnAddress", tid );
+    InterlockedExchange( &address_value, 1 );
+    pWakeByAddressAll( (void *)&address_value );
+    finish_thread( t, FALSE );
+
+    ok( !pNtCreateKeyedEvent( &keyed_event, EVENT_ALL_ACCESS, NULL, 0 ), "no keyed event\n" );
+    t = start_thread( wait_keyed_event, NULL, &tid );
+    check_blocked_wait( "W-34 NtWaitForKeyedEvent", tid );
+    pNtReleaseKeyedEvent( keyed_event, (void *)0x100, FALSE, NULL );
+    finish_thread( t, FALSE );
+    CloseHandle( keyed_event );
+}
+
+/* W-35, W-37: a critical section held by a thread that waits on an event */
+static CRITICAL_SECTION cs;
+
+static DWORD WINAPI hold_cs( void *arg )
+{
+    CRITICAL_SECTION *section = arg;
+
+    EnterCriticalSection( section );
+    SetEvent( holding );
+    WaitForSingleObject( never_event, INFINITE );
+    return 0;
+}
+
+static DWORD WINAPI enter_cs( void *arg )
+{
+    CRITICAL_SECTION *section = arg;
+
+    EnterCriticalSection( section );
+    LeaveCriticalSection( section );
+    return 0;
+}
+
+static void test_critical_section_wait_time(void)
+{
+    HANDLE holder, waiter;
+    DWORD holder_tid, tid, switches;
+    struct expect expect[3] =
+        { BLOCKED( 0 ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( 0 ) };
+    BOOL ret;
+    int i;
+
+    InitializeCriticalSection( &cs );
+    ResetEvent( holding );
+    holder = start_thread( hold_cs, &cs, &holder_tid );
+    WaitForSingleObject( holding, INFINITE );
+    waiter = start_thread( enter_cs, &cs, &tid );
+    expect[0].tid = tid;
+    expect[2].tid = holder_tid;
+    ret = query_chain( tid, 0, WCT_MAX_NODE_COUNT, expect, 3 );
+    ok( ret && node_count == 3, "W-35: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
+    switches = nodes[0].ThreadObject.ContextSwitches;
+
+    Sleep( 500 );
+    ret = query_chain( tid, 0, WCT_MAX_NODE_COUNT, expect, 3 );
+    ok( ret && node_count == 3, "W-35: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
+    ok( nodes[0].ThreadObject.WaitTime >= 450 && nodes[0].ThreadObject.WaitTime < 60000,
+        "W-35: wait time %lu after 500 ms\n", nodes[0].ThreadObject.WaitTime );
+    ok( nodes[2].ThreadObject.WaitTime >= 450 && nodes[2].ThreadObject.WaitTime < 60000,
+        "W-35: owner's wait time %lu\n", nodes[2].ThreadObject.WaitTime );
+
+    for (i = 0; i < 20; i++)
+    {
+        node_count = WCT_MAX_NODE_COUNT;
+        pGetThreadWaitChain( session, 0, 0, tid, &node_count, nodes, &is_cycle );
+        ok( node_count == 3 && nodes[0].ThreadObject.ContextSwitches == switches,
+            "W-37: query %d: %lu nodes, %lu context switches, was %lu\n",
+            i, node_count, nodes[0].ThreadObject.ContextSwitches, switches );
+    }
+
+    finish_thread( holder, TRUE );
+    finish_thread( waiter, TRUE );
+}
+
+/* W-36: W-13 in another process. The child reports its two threads' ids
+ * on a pipe. */
+static void child_cs_chain( HANDLE pipe )
+{
+    DWORD tids[2], written;
+
+    holding = CreateEventA( NULL, TRUE, FALSE, NULL );
+    never_event = CreateEventA( NULL, TRUE, FALSE, NULL );
+    InitializeCriticalSection( &cs );
+    CloseHandle( CreateThread( NULL, 0, hold_cs, &cs, 0, &tids[1] ) );
+    WaitForSingleObject( holding, INFINITE );
+    CloseHandle( CreateThread( NULL, 0, enter_cs, &cs, 0, &tids[0] ) );
+    WriteFile( pipe, tids, sizeof(tids), &written, NULL );
+    WaitForSingleObject( never_event, 60000 );
+}
+
+static void test_other_process( const char *exe )
+{
+    SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    struct expect expect[3] =
+        { BLOCKED( 0 ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( 0 ) };
+    const DWORD both = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG;
+    HANDLE read_pipe, write_pipe;
+    DWORD tids[2] = { 0 }, size = 0;
+    char cmd[MAX_PATH + 64];
+    BOOL ret;
+
+    ok( CreatePipe( &read_pipe, &write_pipe, &sa, 0 ), "no pipe\n" );
+    sprintf( cmd, "\"%s\" wct_waits cs_chain %Iu", exe, (ULONG_PTR)write_pipe );
+    ret = CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi );
+    ok( ret, "W-36: no child, error %lu\n", GetLastError() );
+    if (!ret) return;
+    CloseHandle( write_pipe );
+    ok( ReadFile( read_pipe, tids, sizeof(tids), &size, NULL ) && size == sizeof(tids),
+        "W-36: the child did not report its threads (%lu bytes)\n", size );
+    CloseHandle( read_pipe );
+
+    /* the whole chain first: then both threads are known to be blocked */
+    expect[0].tid = tids[0];
+    expect[2].tid = tids[1];
+    winetest_push_context( "W-36 OUT_OF_PROC|OUT_OF_PROC_CS" );
+    ret = query_chain( tids[0], both, WCT_MAX_NODE_COUNT, expect, 3 );
+    ok( ret && node_count == 3, "%d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
+    ok( !is_cycle, "cycle\n" );
+    ok( nodes[0].ThreadObject.ProcessId == pi.dwProcessId, "pid %04lx\n", nodes[0].ThreadObject.ProcessId );
+    ok( nodes[2].ThreadObject.ProcessId == pi.dwProcessId, "owner pid %04lx\n", nodes[2].ThreadObject.ProcessId );
+    ok( nodes[2].ThreadObject.ThreadId == tids[1], "owner tid %04lx, expected %04lx\n",
+        nodes[2].ThreadObject.ThreadId, tids[1] );
+    ok( nodes[0].ThreadObject.WaitTime < 60000, "wait time %lu\n", nodes[0].ThreadObject.WaitTime );
+    winetest_pop_context();
+
+    winetest_push_context( "W-36 flags 0" );
+    check_blocked_alone( tids[0], 0, pi.dwProcessId );
+    winetest_pop_context();
+    winetest_push_context( "W-36 OUT_OF_PROC" );
+    check_blocked_alone( tids[0], WCT_OUT_OF_PROC_FLAG, pi.dwProcessId );
+    winetest_pop_context();
+
+    TerminateProcess( pi.hProcess, 0 );
+    WaitForSingleObject( pi.hProcess, 5000 );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+}
+
+/* W-38: loading a DLL with a TLS directory makes the loader touch every
+ * thread's TLS array while threads are blocked in a critical section, an
+ * SRW lock and Sleep. Nothing around the section and the lock may change,
+ * and neither may any of the blocked threads' TEB fields but their TLS
+ * array pointer. The section and the lock sit in the middle of a patterned
+ * buffer. */
+#define GUARD_BYTE 0xa5
+static BYTE guard[1024];
+
+static DWORD WINAPI block_in_srw( void *arg )
+{
+    AcquireSRWLockExclusive( arg );
+    ReleaseSRWLockExclusive( arg );
+    return 0;
+}
+
+static TEB *thread_teb( HANDLE thread )
+{
+    THREAD_BASIC_INFORMATION info;
+
+    if (pNtQueryInformationThread( thread, ThreadBasicInformation, &info, sizeof(info), NULL )) return NULL;
+    return info.TebBaseAddress;
+}
+
+/* TEB fields whose meaning is documented (or that Wine's winternl.h names
+ * the way Windows' symbols do); a blocked thread's stay as they are. */
+struct teb_fields
+{
+    NT_TIB      tib;
+    void       *environment;
+    CLIENT_ID   client_id;
+    void       *rpc_handle;
+    PEB        *peb;
+    ULONG       last_error;
+    ULONG       owned_sections;
+    ULONG       locale;
+    void       *activation_stack;
+    void       *tls_slots[64];
+    ULONG       last_status;
+    void       *deallocation_stack;
+    void      **tls_expansion;
+};
+
+static void get_teb_fields( const TEB *teb, struct teb_fields *fields )
+{
+    memset( fields, 0, sizeof(*fields) );
+    fields->tib = teb->Tib;
+    fields->environment = teb->EnvironmentPointer;
+    fields->client_id = teb->ClientId;
+    fields->rpc_handle = teb->ActiveRpcHandle;
+    fields->peb = teb->Peb;
+    fields->last_error = teb->LastErrorValue;
+    fields->owned_sections = teb->CountOfOwnedCriticalSections;
+    fields->locale = teb->CurrentLocale;
+    fields->activation_stack = teb->ActivationContextStackPointer;
+    memcpy( fields->tls_slots, teb->TlsSlots, sizeof(fields->tls_slots) );
+    fields->last_status = teb->LastStatusValue;
+    fields->deallocation_stack = teb->DeallocationStack;
+    fields->tls_expansion = teb->TlsExpansionSlots;
+}
+
+static void test_tls_load_while_blocked(void)
+{
+    static const char * const names[] = { "critical section", "SRW lock", "Sleep" };
+    CRITICAL_SECTION *section = (CRITICAL_SECTION *)(guard + 256);
+    SRWLOCK *lock = (SRWLOCK *)(guard + 768);
+    struct teb_fields before[3], after[3];
+    HANDLE holder, t[3];
+    DWORD tid[3], holder_tid, *tls_index;
+    BYTE *past_teb[3];
+    HMODULE dll;
+    TEB *teb[3];
+    size_t i, k;
+    BOOL clean;
+
+    memset( guard, GUARD_BYTE, sizeof(guard) );
+    InitializeCriticalSection( section );
+    InitializeSRWLock( lock );
+
+    ResetEvent( holding );
+    holder = start_thread( hold_cs, section, &holder_tid );
+    WaitForSingleObject( holding, INFINITE );
+    t[0] = start_thread( enter_cs, section, &tid[0] );
+    AcquireSRWLockExclusive( lock );
+    t[1] = start_thread( block_in_srw, lock, &tid[1] );
+    t[2] = start_thread( sleep_forever, NULL, &tid[2] );
+
+    for (i = 0; i < 3; i++)
+    {
+        winetest_push_context( "W-38 %s", names[i] );
+        if (i == 0)
+        {
+            const struct expect expect[] =
+                { BLOCKED( tid[0] ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( holder_tid ) };
+            ok( query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, expect, 3 ) && node_count == 3,
+                "not blocked: %lu nodes\n", node_count );
+        }
+        else check_blocked_alone( tid[i], 0, GetCurrentProcessId() );
+        teb[i] = thread_teb( t[i] );
+        ok( teb[i] != NULL, "no TEB\n" );
+        get_teb_fields( teb[i], &before[i] );
+        /* the rest of the TEB's allocation (two pages on x86_64) */
+        past_teb[i] = malloc( 0x2000 - sizeof(TEB) );
+        memcpy( past_teb[i], (BYTE *)teb[i] + sizeof(TEB), 0x2000 - sizeof(TEB) );
+        winetest_pop_context();
+    }
+
+    dll = LoadLibraryA( "tls_dir.dll" );
+    ok( dll != NULL, "W-38: tls_dir.dll not loaded, error %lu\n", GetLastError() );
+    tls_index = (DWORD *)GetProcAddress( dll, "tls_index" );
+    ok( tls_index != NULL, "W-38: no tls_index\n" );
+
+    clean = TRUE;
+    for (k = 0; k < sizeof(guard); k++)
+    {
+        if ((BYTE *)section <= guard + k && guard + k < (BYTE *)(section + 1)) continue;
+        if ((BYTE *)lock <= guard + k && guard + k < (BYTE *)(lock + 1)) continue;
+        if (guard[k] != GUARD_BYTE)
+        {
+            ok( 0, "W-38: byte %+d from the critical section changed to %#x\n",
+                (int)(guard + k - (BYTE *)section), guard[k] );
+            clean = FALSE;
+        }
+    }
+    ok( clean, "W-38: memory around the section and the lock changed\n" );
+
+    for (i = 0; i < 3; i++)
+    {
+        void **tls;
+
+        winetest_push_context( "W-38 %s", names[i] );
+        get_teb_fields( teb[i], &after[i] );
+        ok( !memcmp( &before[i], &after[i], sizeof(before[i]) ), "documented TEB fields changed\n" );
+        for (k = 0; k < 0x2000 - sizeof(TEB); k++)
+            if (past_teb[i][k] != ((BYTE *)teb[i] + sizeof(TEB))[k]) break;
+        ok( k == 0x2000 - sizeof(TEB), "TEB allocation changed at offset %#Ix\n", k + sizeof(TEB) );
+        tls = teb[i]->ThreadLocalStoragePointer;
+        ok( tls && tls_index && tls[*tls_index] && *(ULONGLONG *)tls[*tls_index] == 0x1122334455667788ull,
+            "the blocked thread has no copy of the DLL's TLS data\n" );
+        free( past_teb[i] );
+        winetest_pop_context();
+    }
+
+    ReleaseSRWLockExclusive( lock );
+    finish_thread( holder, TRUE );
+    finish_thread( t[0], TRUE );
+    finish_thread( t[1], FALSE );
+    finish_thread( t[2], TRUE );
+    FreeLibrary( dll );
+}
+
+START_TEST(wct_waits)
+{
+    HMODULE kernelbase = GetModuleHandleA( "kernelbase.dll" ), ntdll = GetModuleHandleA( "ntdll.dll" );
+    char **argv;
+    int argc = winetest_get_mainargs( &argv );
+
+    if (argc >= 4 && !strcmp( argv[2], "cs_chain" ))
+    {
+        child_cs_chain( (HANDLE)(ULONG_PTR)_strtoui64( argv[3], NULL, 10 ) );
+        return;
+    }
+
+    if (!load_wct())
+    {
+        win_skip( "Wait Chain Traversal is not available\n" );
+        return;
+    }
+    pWaitOnAddress = (void *)GetProcAddress( kernelbase, "WaitOnAddress" );
+    pWakeByAddressAll = (void *)GetProcAddress( kernelbase, "WakeByAddressAll" );
+    pNtCreateKeyedEvent = (void *)GetProcAddress( ntdll, "NtCreateKeyedEvent" );
+    pNtWaitForKeyedEvent = (void *)GetProcAddress( ntdll, "NtWaitForKeyedEvent" );
+    pNtReleaseKeyedEvent = (void *)GetProcAddress( ntdll, "NtReleaseKeyedEvent" );
+    pNtQueryInformationThread = (void *)GetProcAddress( ntdll, "NtQueryInformationThread" );
+
+    session = pOpenThreadWaitChainSession( 0, NULL );
+    ok( session != NULL, "no session, error %lu\n", GetLastError() );
+    never_event = CreateEventA( NULL, TRUE, FALSE, NULL );
+    holding = CreateEventA( NULL, TRUE, FALSE, NULL );
+    release = CreateEventA( NULL, TRUE, FALSE, NULL );
+
+    test_sleep();
+    test_srw_lock();
+    test_condition_variables();
+    test_critical_section_wait_time();
+    test_other_process( argv[0] );
+    test_tls_load_while_blocked();
+
+    pCloseThreadWaitChainSession( session );
+}
