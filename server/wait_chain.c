@@ -64,6 +64,8 @@ struct chain
     struct thread         *seen[MAX_WALK];
     unsigned int           seen_count;
     int                    cycle;
+    struct process        *mem_process;  /* whose memory mem_fd reads */
+    int                    mem_fd;
 };
 
 /* what a thread waits for: a server wait, or one it recorded itself */
@@ -93,46 +95,40 @@ static struct wait_chain_node *add_node( struct chain *chain, unsigned int type,
 /* A client process's memory, read through /proc, which neither stops nor
  * wakes its threads (read_process_memory suspends one with ptrace). The
  * bytes are the server's own: they never reach a client that could not
- * read them itself. */
-static int open_client_memory( struct process *process )
+ * read them itself. A chain keeps the file of the process it is in open. */
+static int read_client_memory( struct chain *chain, struct process *process, client_ptr_t addr,
+                               void *buffer, size_t size )
 {
     char path[32];
 
-    if (process->unix_pid == -1) return -1;
-    snprintf( path, sizeof(path), "/proc/%d/mem", process->unix_pid );
-    return open( path, O_RDONLY );
-}
-
-static int read_client( int fd, client_ptr_t addr, void *buffer, size_t size )
-{
-    if (fd == -1 || addr > 0x7fffffffffffull - size) return 0;
-    return pread( fd, buffer, size, addr ) == size;
-}
-
-static int read_client_memory( struct process *process, client_ptr_t addr, void *buffer, size_t size )
-{
-    int fd = open_client_memory( process ), ret = read_client( fd, addr, buffer, size );
-
-    if (fd != -1) close( fd );
-    return ret;
+    if (process != chain->mem_process)
+    {
+        if (chain->mem_fd != -1) close( chain->mem_fd );
+        chain->mem_process = process;
+        chain->mem_fd = -1;
+        if (process->unix_pid == -1) return 0;
+        snprintf( path, sizeof(path), "/proc/%d/mem", process->unix_pid );
+        chain->mem_fd = open( path, O_RDONLY );
+    }
+    if (chain->mem_fd == -1 || addr > 0x7fffffffffffull - size) return 0;
+    return pread( chain->mem_fd, buffer, size, addr ) == size;
 }
 
 /* The wait a thread recorded, if any. The thread may be changing the record
  * while it is read: two reads that agree are taken, anything else is
  * ignored, as is a record no layer thread could have written. */
-static int read_wait_record( struct thread *thread, struct wait *wait )
+static int read_wait_record( struct chain *chain, struct thread *thread, struct wait *wait )
 {
     client_ptr_t addr = thread->teb + WAIT_RECORD_TEB_OFFSET;
     struct wait_record record[2];
     unsigned int kind;
-    int i, fd, same = 0;
+    int i, same = 0;
 
-    if (!thread->teb || (fd = open_client_memory( thread->process )) == -1) return 0;
+    if (!thread->teb) return 0;
     for (i = 0; i < 3 && !same; i++)
-        same = read_client( fd, addr, &record[0], sizeof(record[0]) ) &&
-               read_client( fd, addr, &record[1], sizeof(record[1]) ) &&
+        same = read_client_memory( chain, thread->process, addr, &record[0], sizeof(record[0]) ) &&
+               read_client_memory( chain, thread->process, addr, &record[1], sizeof(record[1]) ) &&
                !memcmp( &record[0], &record[1], sizeof(record[0]) );
-    close( fd );
     if (!same) return 0;
 
     kind = record[0].what >> WAIT_RECORD_KIND_SHIFT;
@@ -145,11 +141,11 @@ static int read_wait_record( struct thread *thread, struct wait *wait )
 
 /* A critical section is the thread's own wait when it waits for one through
  * a semaphore the server sees; the record says which. */
-static int get_wait( struct thread *thread, struct wait *wait )
+static int get_wait( struct chain *chain, struct thread *thread, struct wait *wait )
 {
     memset( wait, 0, sizeof(*wait) );
     if (thread->state == TERMINATED) return 0;
-    if (read_wait_record( thread, wait )) return 1;
+    if (read_wait_record( chain, thread, wait )) return 1;
     return get_thread_wait( thread, &wait->object, &wait->since );
 }
 
@@ -188,7 +184,7 @@ static int can_query( struct thread *thread )
 static int add_thread_node( struct chain *chain, struct thread *thread, struct wait *wait )
 {
     struct wait_chain_node *node;
-    int waiting = get_wait( thread, wait );
+    int waiting = get_wait( chain, thread, wait );
 
     if (!(node = add_node( chain, WctThreadType, waiting ? WctStatusBlocked : WctStatusRunning ))) return waiting;
     node->pid = thread->process->id;
@@ -244,7 +240,7 @@ static struct thread *follow_critical_section( struct chain *chain, struct threa
 
     if (process != current->process && ((flags & out_of_proc) != out_of_proc || !can_read_memory( process )))
         return NULL;
-    if (!read_client_memory( process, wait->address + FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ),
+    if (!read_client_memory( chain, process, wait->address + FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ),
                              &owner_id, sizeof(owner_id) ))
         return NULL;
     add_object_node( chain, WctCriticalSectionType, owner_id ? WctStatusOwned : WctStatusNotOwned, NULL );
@@ -351,7 +347,9 @@ DECL_HANDLER(get_wait_chain)
     }
 
     memset( &chain, 0, sizeof(chain) );
+    chain.mem_fd = -1;
     walk_chain( &chain, thread, req->flags );
+    if (chain.mem_fd != -1) close( chain.mem_fd );
     release_object( thread );
 
     reply->total = chain.count;

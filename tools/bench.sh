@@ -4,6 +4,8 @@
 # (stock / layer: above 1 means the layer is faster, for times).
 #
 # Usage: tools/bench.sh [NAME...]     (default: every benchmark)
+#   BENCH_RUNS=N   runs of each flavour, interleaved (stock, layer, stock,
+#                  ...); each figure is the median of its runs (default 5)
 #
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -13,39 +15,80 @@ set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tools/testlib.sh"
 BENCHBIN="$TESTBIN/bench"
+RUNS=${BENCH_RUNS:-5}
 : "${WINEDEBUG:=-all}"
 export WINEDEBUG
 
+case $RUNS in
+    ''|*[!0-9]*|0) echo "bench: BENCH_RUNS must be a positive number, not '$RUNS'" >&2; exit 1 ;;
+esac
+
 mkdir -p "$BENCHBIN"
 build_winelib "$BENCHBIN"
+
+# run_once NAME FLAVOUR RUN: one run, its "NAME VALUE UNIT" lines in
+# $BENCHBIN/NAME.FLAVOUR.RUN and its messages in the same name with .err
+run_once() {
+    name=$1 flavour=$2 run=$3
+    case $flavour in
+    stock) opt=--stock ;;
+    *)     opt="" ;;
+    esac
+    out="$BENCHBIN/$name.$flavour.$run"
+    (cd "$BENCHBIN" && "$LAYER" $opt "$BENCHBIN/$name.exe") >"$out" 2>"$out.err" || true
+    "$LAYER" $opt --kill
+    [ -s "$out" ] || echo "bench: $name printed nothing on $flavour (run $run); its messages are in $out.err" >&2
+}
+
+# median NAME FLAVOUR: the median of each figure over the runs, into
+# $BENCHBIN/NAME.FLAVOUR; comment lines of the first run are kept
+median() {
+    name=$1 flavour=$2
+    i=1 files=""
+    while [ $i -le "$RUNS" ]; do files="$files $BENCHBIN/$name.$flavour.$i"; i=$((i + 1)); done
+    # shellcheck disable=SC2086
+    awk '{ sub(/\r$/, "") }
+         /^#/ { if (FNR == NR) comments[++nc] = $0; next }
+         NF >= 3 { if (!($1 in unit)) { order[++n] = $1; unit[$1] = $3 }
+                   v[$1, ++count[$1]] = $2 }
+         END {
+             for (c = 1; c <= nc; c++) print comments[c]
+             for (k = 1; k <= n; k++) {
+                 m = order[k]; c = count[m]
+                 for (i = 1; i <= c; i++) s[i] = v[m, i] + 0
+                 for (i = 2; i <= c; i++) for (j = i; j > 1 && s[j - 1] > s[j]; j--) {
+                     t = s[j]; s[j] = s[j - 1]; s[j - 1] = t }
+                 med = c % 2 ? s[(c + 1) / 2] : (s[c / 2] + s[c / 2 + 1]) / 2
+                 printf "%s %.2f %s\n", m, med, unit[m]
+             }
+         }' $files >"$BENCHBIN/$name.$flavour"
+}
 
 names=${*:-$(cd "$TOP/tests/bench" && ls *.c | sed 's/\.c$//')}
 for name in $names; do
     exe="$BENCHBIN/$name.exe"
     build_exe "$TOP/tests/bench/$name.c" "$exe" >"$BENCHBIN/$name.build.log" 2>&1 ||
         { cat "$BENCHBIN/$name.build.log"; exit 1; }
-    for flavour in stock layer; do
-        case $flavour in
-        stock) opt=--stock label="stock Wine 8.0" ;;
-        *)     opt="" label="the layer" ;;
-        esac
-        echo "bench: $name on $label" >&2
-        out="$BENCHBIN/$name.$flavour"
-        (cd "$BENCHBIN" && "$LAYER" $opt "$exe") >"$out" 2>"$out.err" || true
-        "$LAYER" $opt --kill
-        [ -s "$out" ] || echo "bench: $name printed nothing on $flavour; its messages are in $out.err" >&2
+    run=1
+    while [ $run -le "$RUNS" ]; do
+        echo "bench: $name, run $run of $RUNS (stock Wine 8.0, then the layer)" >&2
+        run_once "$name" stock $run
+        run_once "$name" layer $run
+        run=$((run + 1))
     done
+    median "$name" stock
+    median "$name" layer
 
-    printf '\n%-28s %14s %14s %9s\n' "$name" "stock 8.0" "layer" "stock/layer"
+    printf '\n%-28s %14s %14s %11s   (medians of %d interleaved runs)\n' \
+        "$name" "stock 8.0" "layer" "stock/layer" "$RUNS"
     # the stock figures are read first, and may be none at all
     awk -v stock_file="$BENCHBIN/$name.stock" '
          BEGIN { while ((getline line < stock_file) > 0) {
-                     sub(/\r$/, "", line); split(line, f, " ")
+                     split(line, f, " ")
                      if (f[1] !~ /^#/) { stock[f[1]] = f[2]; unit[f[1]] = f[3] } } }
-         { sub(/\r$/, "") }
          $1 !~ /^#/ {
              s = ($1 in stock) ? sprintf("%.1f %s", stock[$1], unit[$1]) : "failed"
-             r = ($1 in stock && $2 > 0 && unit[$1] == "ns") ? sprintf("%.2fx", stock[$1] / $2) : ""
-             printf "%-28s %14s %14s %9s\n", $1, s, sprintf("%.1f %s", $2, $3), r
+             r = ($1 in stock && $2 > 0 && unit[$1] == "ns") ? sprintf("%.3fx", stock[$1] / $2) : ""
+             printf "%-28s %14s %14s %11s\n", $1, s, sprintf("%.1f %s", $2, $3), r
          }' "$BENCHBIN/$name.layer"
 done

@@ -60,6 +60,18 @@ sanitizer_rows() {
     fi
 }
 
+stability_row() {
+    if [ -f "$TOP/build/stability/summary.txt" ]; then
+        printf '| %s | %s | %s | %s |\n' \
+            "the wait-chain tests ($(summary stability tests)) run again and again beside $(summary stability busy_loops) busy loops on $(summary stability cores) cores; any failure fails" \
+            "\`make stability\` ($(summary stability date))" \
+            "$(summary stability runs) consecutive runs in $(summary stability seconds) s: $(summary stability failed_runs) failed" \
+            "$(summary stability result)"
+    else
+        echo "| the wait-chain tests beside busy loops | \`make stability\` | not run | - |"
+    fi
+}
+
 {
     echo "# Reliability report"
     echo
@@ -89,15 +101,16 @@ sanitizer_rows() {
     row "restricted tokens (deny-only groups, removed privileges, restricting SIDs, a restricted child process, impersonation, asynchronous requests): the layer answers exactly what OpenThread/OpenProcess allow for the same token; what Wine 8.0 does not enforce is listed in docs/ACCESS.md" \
         conformance/wct_token "$(figure conformance/wct_token '^tokens: [0-9]+ checks:')" conformance/wct_token
     echo
-    echo "## Sanitizers and valgrind"
+    echo "## Sanitizers, valgrind and stability"
     echo
     echo "Run by \`make reliability\` before the tests above (or alone: \`make"
-    echo "sanitize\`, \`make valgrind\`); not part of \`make check\`. See README.md,"
-    echo "\"Sanitizers and valgrind\"."
+    echo "sanitize\`, \`make valgrind\`, \`make stability\`); not part of \`make check\`."
+    echo "See README.md, \"Sanitizers and valgrind\"."
     echo
     echo "| what | run | figure | result |"
     echo "|---|---|---|---|"
     sanitizer_rows
+    stability_row
     echo
     echo "Not possible here: AddressSanitizer in"
     echo "ntdll's unix side (its shadow memory takes the addresses where Windows"

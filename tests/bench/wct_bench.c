@@ -98,6 +98,24 @@ static void cs_uncontended(void)
     LeaveCriticalSection( &cs );
 }
 
+static SRWLOCK srw_free = SRWLOCK_INIT;
+
+static void srw_uncontended(void)
+{
+    AcquireSRWLockExclusive( &srw_free );
+    counter++;
+    ReleaseSRWLockExclusive( &srw_free );
+}
+
+/* returns at once: the value differs */
+static BOOL (WINAPI *pWaitOnAddress)(volatile void *, void *, SIZE_T, DWORD);
+
+static void wait_on_address_unequal(void)
+{
+    LONG other = counter + 1;
+    pWaitOnAddress( &counter, &other, sizeof(other), INFINITE );
+}
+
 static void mutex_wait_release(void)
 {
     WaitForSingleObject( mutex, INFINITE );
@@ -110,29 +128,94 @@ static void event_set_wait(void)
     WaitForSingleObject( event, INFINITE );
 }
 
-#define CONTENDED_LOOPS 200000
+/* Contended hand-offs between two threads: the paths on which the layer
+ * records a wait (a few stores before the thread blocks). Each thread
+ * takes the lock, works a little inside it so that the other one blocks,
+ * and lets go. */
+#define CONTENDED_LOOPS 100000
 
-static DWORD WINAPI contend( void *arg )
+static SRWLOCK srw = SRWLOCK_INIT;
+static CONDITION_VARIABLE cv = CONDITION_VARIABLE_INIT;
+static volatile LONG turn;
+
+static void work_inside(void)
+{
+    int i;
+    for (i = 0; i < 50; i++) counter++;
+}
+
+static DWORD WINAPI contend_cs( void *arg )
 {
     int i;
     for (i = 0; i < CONTENDED_LOOPS; i++)
     {
         EnterCriticalSection( &cs );
-        counter++;
+        work_inside();
         LeaveCriticalSection( &cs );
     }
     return 0;
 }
 
-static void bench_contended(void)
+static DWORD WINAPI contend_srw( void *arg )
 {
-    HANDLE t[2];
-    double start = bench_now_ns();
+    int i;
+    for (i = 0; i < CONTENDED_LOOPS; i++)
+    {
+        AcquireSRWLockExclusive( &srw );
+        work_inside();
+        ReleaseSRWLockExclusive( &srw );
+    }
+    return 0;
+}
+
+/* strict ping-pong: every round wakes the other thread and sleeps on the
+ * condition variable until it is this thread's turn again */
+#define PING_PONG_ROUNDS 20000
+
+static DWORD WINAPI ping_pong_cs( void *arg )
+{
+    LONG me = (LONG)(INT_PTR)arg;
     int i;
 
-    for (i = 0; i < 2; i++) t[i] = CreateThread( NULL, 0, contend, NULL, 0, NULL );
+    EnterCriticalSection( &cs );
+    for (i = 0; i < PING_PONG_ROUNDS; i++)
+    {
+        while (turn != me) SleepConditionVariableCS( &cv, &cs, INFINITE );
+        turn = !me;
+        WakeConditionVariable( &cv );
+    }
+    LeaveCriticalSection( &cs );
+    return 0;
+}
+
+static DWORD WINAPI ping_pong_srw( void *arg )
+{
+    LONG me = (LONG)(INT_PTR)arg;
+    int i;
+
+    AcquireSRWLockExclusive( &srw );
+    for (i = 0; i < PING_PONG_ROUNDS; i++)
+    {
+        while (turn != me) SleepConditionVariableSRW( &cv, &srw, INFINITE, 0 );
+        turn = !me;
+        WakeConditionVariable( &cv );
+    }
+    ReleaseSRWLockExclusive( &srw );
+    return 0;
+}
+
+/* ns per operation of two threads running 'func' together */
+static void bench_pair( const char *name, LPTHREAD_START_ROUTINE func, int operations )
+{
+    HANDLE t[2];
+    double start;
+    int i;
+
+    turn = 0;
+    start = bench_now_ns();
+    for (i = 0; i < 2; i++) t[i] = CreateThread( NULL, 0, func, (void *)(INT_PTR)i, 0, NULL );
     WaitForMultipleObjects( 2, t, TRUE, INFINITE );
-    printf( "cs_contended %.1f ns\n", (bench_now_ns() - start) / (2 * CONTENDED_LOOPS) );
+    printf( "%s %.1f ns\n", name, (bench_now_ns() - start) / operations );
     for (i = 0; i < 2; i++) CloseHandle( t[i] );
 }
 
@@ -145,8 +228,14 @@ int main( int argc, char **argv )
     mutex = CreateMutexA( NULL, FALSE, NULL );
     event = CreateEventA( NULL, FALSE, FALSE, NULL );
 
+    pWaitOnAddress = (void *)GetProcAddress( GetModuleHandleA( "kernelbase.dll" ), "WaitOnAddress" );
     printf( "cs_uncontended %.1f ns\n", measure( cs_uncontended, 300 ) );
-    bench_contended();
+    printf( "srw_uncontended %.1f ns\n", measure( srw_uncontended, 300 ) );
+    if (pWaitOnAddress) printf( "wait_on_address_unequal %.1f ns\n", measure( wait_on_address_unequal, 300 ) );
+    bench_pair( "cs_contended", contend_cs, 2 * CONTENDED_LOOPS );
+    bench_pair( "srw_contended", contend_srw, 2 * CONTENDED_LOOPS );
+    bench_pair( "cv_cs_handoff", ping_pong_cs, 2 * PING_PONG_ROUNDS );
+    bench_pair( "cv_srw_handoff", ping_pong_srw, 2 * PING_PONG_ROUNDS );
     printf( "mutex_wait_release %.1f ns\n", measure( mutex_wait_release, 300 ) );
     printf( "event_set_wait %.1f ns\n", measure( event_set_wait, 300 ) );
 
