@@ -50,7 +50,8 @@ struct frame_source
 
 extern BOOL is_user_dispatcher( ULONG64 start ) DECLSPEC_HIDDEN;
 extern ULONG walk_stack( struct frame_source *source, CONTEXT *context, BOOL from_call, ULONG skip, ULONG count,
-                         void **buffer, void **stack, const struct stack_limits *limits ) DECLSPEC_HIDDEN;
+                         void **buffer, void **stack, const struct stack_limits *limits,
+                         BOOL buffer_faults ) DECLSPEC_HIDDEN;
 extern NTSTATUS walk_remote_thread( HANDLE thread, CLIENT_ID *id, CONTEXT *context, ULONG skip, ULONG count,
                                     void **frames, void **stack_ptrs, ULONG *ret_count ) DECLSPEC_HIDDEN;
 

@@ -474,7 +474,7 @@ NTSTATUS walk_remote_thread( HANDLE thread, CLIENT_ID *id, CONTEXT *context, ULO
     if (!status)
     {
         TRACE( "%lu images, stack %I64x-%I64x\n", remote->nb_images, limits.low, limits.high );
-        *ret_count = walk_stack( &remote->source, context, FALSE, skip, count, frames, stack_ptrs, &limits );
+        *ret_count = walk_stack( &remote->source, context, FALSE, skip, count, frames, stack_ptrs, &limits, TRUE );
     }
     for (i = 0; i < remote->nb_images; i++) RtlFreeHeap( GetProcessHeap(), 0, remote->images[i].functions );
     RtlFreeHeap( GetProcessHeap(), 0, remote );
