@@ -152,8 +152,8 @@ static enum unwind_result unwind_with_images( struct frame_source *source, CONTE
     return local_unwind( context, return_address, FALSE, start );
 }
 
-/* our walks of a thread (GetThreadCallStack, the watchdog) also read the
- * tables a JIT registered, but never call its callbacks */
+/* our walks of a thread of this process (GetThreadCallStack, the watchdog)
+ * also read the tables a JIT registered, but never call its callbacks */
 static enum unwind_result unwind_with_tables( struct frame_source *source, CONTEXT *context,
                                               BOOL return_address, ULONG64 *start )
 {
@@ -167,7 +167,7 @@ static BOOL local_read( struct frame_source *source, ULONG64 addr, void *buffer,
 }
 
 static struct frame_source image_frames = { unwind_with_images, local_read, is_user_dispatcher };
-static struct frame_source thread_frames = { unwind_with_tables, local_read, is_user_dispatcher };
+struct frame_source thread_frame_source = { unwind_with_tables, local_read, is_user_dispatcher };
 
 /* Step from the frame of context->Rip to its caller.
  * '*leaf_ok' says Rip comes from a full context rather than from a return
@@ -268,50 +268,6 @@ static ULONG walk_current_thread( CONTEXT *context, ULONG skip, ULONG count, voi
     limits.low = (ULONG64)NtCurrentTeb()->Tib.StackLimit;
     limits.high = (ULONG64)NtCurrentTeb()->Tib.StackBase;
     return walk_stack( &image_frames, context, TRUE, skip, count, buffer, NULL, &limits, buffer_faults );
-}
-
-
-/*************************************************************************
- *      __wine_walk_thread_frames (NTDLL.@)
- *
- * Walk the stack of a thread from 'context', a context of that thread (held
- * still by the caller unless it is the current thread). Like
- * RtlWalkFrameChain, the frame of 'context' itself is not reported. A thread
- * of another process is walked over that process's memory, which needs
- * PROCESS_VM_READ on it.
- */
-NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, CONTEXT *context, ULONG skip, ULONG count,
-                                           void **frames, void **stack_ptrs, ULONG *ret_count )
-{
-    THREAD_BASIC_INFORMATION info;
-    struct stack_limits limits;
-    NTSTATUS status;
-    TEB *teb;
-
-    TRACE( "(%p, %p, %lu, %lu, %p, %p, %p)\n", thread, context, skip, count, frames, stack_ptrs, ret_count );
-
-    if (thread == GetCurrentThread()) teb = NtCurrentTeb();
-    else
-    {
-        if ((status = NtQueryInformationThread( thread, ThreadBasicInformation, &info, sizeof(info), NULL )))
-            return status;
-        if (HandleToULong( info.ClientId.UniqueProcess ) != GetCurrentProcessId())
-            return walk_remote_thread( thread, &info.ClientId, context, skip, count, frames, stack_ptrs, ret_count );
-        teb = info.TebBaseAddress;
-    }
-    __TRY
-    {
-        limits.low = (ULONG64)teb->DeallocationStack;
-        limits.high = (ULONG64)teb->Tib.StackBase;
-    }
-    __EXCEPT_PAGE_FAULT
-    {
-        /* the thread is gone, and its TEB with it */
-        return STATUS_INVALID_HANDLE;
-    }
-    __ENDTRY
-    *ret_count = walk_stack( &thread_frames, context, FALSE, skip, count, frames, stack_ptrs, &limits, TRUE );
-    return STATUS_SUCCESS;
 }
 
 
