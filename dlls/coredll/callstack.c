@@ -32,8 +32,9 @@
 
 WINE_DEFAULT_DEBUG_CHANNEL(callstack);
 
-extern NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, CONTEXT *context, ULONG skip, ULONG count,
-                                                  void **frames, void **stack_ptrs, ULONG *ret_count );
+extern NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, const THREAD_BASIC_INFORMATION *info,
+                                                  CONTEXT *context, ULONG skip, ULONG count, void **frames,
+                                                  void **stack_ptrs, ULONG *ret_count );
 
 #define KNOWN_FLAGS (STACKSNAP_FAIL_IF_INCOMPLETE | STACKSNAP_EXTENDED_INFO | STACKSNAP_INPROC_ONLY | \
                      STACKSNAP_RETURN_FRAMES_ON_ERROR | STACKSNAP_NEW_VM)
@@ -49,15 +50,16 @@ struct frames
 };
 
 /* Walk 'thread': from 'own' (a context captured by our caller) for the
- * current thread, else with the thread held still. Nothing is allocated
- * while it is: it may hold the heap lock. */
-static DWORD walk_thread( HANDLE thread, CONTEXT *own, struct frames *frames, ULONG want )
+ * current thread, else with the thread, described by 'info', held still.
+ * Nothing is allocated while it is: it may hold the heap lock. */
+static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, CONTEXT *own,
+                          struct frames *frames, ULONG want )
 {
     CONTEXT context;
     NTSTATUS status;
     ULONG n = 0;
 
-    if (own) status = __wine_walk_thread_frames( thread, own, 0, want, frames->addr, frames->stack, &n );
+    if (own) status = __wine_walk_thread_frames( thread, NULL, own, 0, want, frames->addr, frames->stack, &n );
     else
     {
         if (SuspendThread( thread ) == (DWORD)-1) return GetLastError();
@@ -70,7 +72,7 @@ static DWORD walk_thread( HANDLE thread, CONTEXT *own, struct frames *frames, UL
         }
         frames->addr[0] = (void *)context.Rip;
         frames->stack[0] = (void *)context.Rsp;
-        status = __wine_walk_thread_frames( thread, &context, 0, want - 1, frames->addr + 1,
+        status = __wine_walk_thread_frames( thread, info, &context, 0, want - 1, frames->addr + 1,
                                             frames->stack + 1, &n );
         n++;
         ResumeThread( thread );
@@ -138,7 +140,8 @@ static ULONG call_stack( struct target *target, ULONG max, void *buffer, DWORD f
     frames.addr = malloc( want * sizeof(void *) );
     frames.stack = malloc( want * sizeof(void *) );
     if (!frames.addr || !frames.stack) error = ERROR_NOT_ENOUGH_MEMORY;
-    else if (!(error = walk_thread( target->thread, target->own, &frames, want )) && skip >= frames.count)
+    else if (!(error = walk_thread( target->thread, &target->info, target->own, &frames, want )) &&
+             skip >= frames.count)
         error = ERROR_INVALID_PARAMETER;
 
     if (!error)

@@ -91,10 +91,11 @@ BOOL is_user_dispatcher( ULONG64 start )
            start == (ULONG_PTR)KiUserApcDispatcher;
 }
 
-/* this process: the loader's function tables, RtlVirtualUnwind, and the host
- * unwinder for ELF frames; 'cached' says what the recipe cache knows */
+/* this process: the loaded images' function tables (and with 'registered'
+ * the tables registered for code outside them), RtlVirtualUnwind, and the
+ * host unwinder for ELF frames; 'cached' says what the recipe cache knows */
 static enum unwind_result __attribute__((noinline)) full_unwind( CONTEXT *context, enum cache_result cached,
-                                                                 ULONG64 *start )
+                                                                 BOOL registered, ULONG64 *start )
 {
     LDR_DATA_TABLE_ENTRY *module;
     struct unwind_recipe recipe;
@@ -111,11 +112,12 @@ static enum unwind_result __attribute__((noinline)) full_unwind( CONTEXT *contex
         before = *context;
     }
 
-    if ((func = lookup_function_info( context->Rip, &base, &module )))
+    if ((func = function_table_lookup( context->Rip, registered, &base, &module )))
     {
         RtlVirtualUnwind( UNW_FLAG_NHANDLER, base, context->Rip, func, context, &data, &frame, NULL );
         *start = base + func->BeginAddress;
-        /* dispatchers are left to the full unwinder, which tells them apart */
+        /* dispatchers are left to the full unwinder, which tells them apart;
+         * only the images' code is cached, the same for every walker */
         if (cached == CACHE_MISS && module)
             unwind_cache_add( before.Rip, generation, &before, context,
                               !is_user_dispatcher( *start ) &&
@@ -135,13 +137,27 @@ static enum unwind_result __attribute__((noinline)) full_unwind( CONTEXT *contex
 }
 
 /* The frames of return addresses go through the recipe cache first. */
-static enum unwind_result local_unwind( struct frame_source *source, CONTEXT *context,
-                                        BOOL return_address, ULONG64 *start )
+static enum unwind_result local_unwind( CONTEXT *context, BOOL return_address, BOOL registered, ULONG64 *start )
 {
     enum cache_result cached = CACHE_SLOW;
 
     if (return_address && (cached = unwind_cache_lookup( context )) == CACHE_HIT) return UNWOUND;
-    return full_unwind( context, cached, start );
+    return full_unwind( context, cached, registered, start );
+}
+
+/* RtlWalkFrameChain and its callers, as on Windows: the images' .pdata only */
+static enum unwind_result unwind_with_images( struct frame_source *source, CONTEXT *context,
+                                              BOOL return_address, ULONG64 *start )
+{
+    return local_unwind( context, return_address, FALSE, start );
+}
+
+/* our walks of a thread of this process (GetThreadCallStack, the watchdog)
+ * also read the tables a JIT registered, but never call its callbacks */
+static enum unwind_result unwind_with_tables( struct frame_source *source, CONTEXT *context,
+                                              BOOL return_address, ULONG64 *start )
+{
+    return local_unwind( context, return_address, TRUE, start );
 }
 
 static BOOL local_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
@@ -150,7 +166,8 @@ static BOOL local_read( struct frame_source *source, ULONG64 addr, void *buffer,
     return TRUE;
 }
 
-static struct frame_source local_source = { local_unwind, local_read, is_user_dispatcher };
+static struct frame_source image_frames = { unwind_with_images, local_read, is_user_dispatcher };
+struct frame_source thread_frame_source = { unwind_with_tables, local_read, is_user_dispatcher };
 
 /* Step from the frame of context->Rip to its caller.
  * '*leaf_ok' says Rip comes from a full context rather than from a return
@@ -208,8 +225,26 @@ static void walk_frames( struct frame_source *source, CONTEXT *context, BOOL lea
     }
 }
 
+/* A fault reading the stack ends a walk with the frames found so far. */
+static LONG CALLBACK stack_fault( EXCEPTION_POINTERS *ptrs )
+{
+    return ptrs->ExceptionRecord->ExceptionCode == EXCEPTION_ACCESS_VIOLATION ?
+           EXCEPTION_EXECUTE_HANDLER : EXCEPTION_CONTINUE_SEARCH;
+}
+
+/* ... but one writing the caller's buffer is the caller's, as on Windows:
+ * a walk writes nothing else that could fault. */
+static LONG CALLBACK stack_read_fault( EXCEPTION_POINTERS *ptrs )
+{
+    const EXCEPTION_RECORD *rec = ptrs->ExceptionRecord;
+
+    if (rec->NumberParameters && rec->ExceptionInformation[0] == EXCEPTION_WRITE_FAULT)
+        return EXCEPTION_CONTINUE_SEARCH;
+    return stack_fault( ptrs );
+}
+
 ULONG walk_stack( struct frame_source *source, CONTEXT *context, BOOL from_call, ULONG skip, ULONG count,
-                  void **buffer, void **stack, const struct stack_limits *limits )
+                  void **buffer, void **stack, const struct stack_limits *limits, BOOL buffer_faults )
 {
     volatile ULONG n = 0;  /* read after a fault unwinds the __TRY block */
 
@@ -217,7 +252,7 @@ ULONG walk_stack( struct frame_source *source, CONTEXT *context, BOOL from_call,
     {
         walk_frames( source, context, !from_call, skip, count, buffer, stack, limits, &n );
     }
-    __EXCEPT_PAGE_FAULT
+    __EXCEPT( buffer_faults ? stack_read_fault : stack_fault )
     {
         /* A corrupted frame led outside readable memory: keep what we have. */
         WARN( "fault while walking the stack after %lu frames\n", n );
@@ -226,57 +261,13 @@ ULONG walk_stack( struct frame_source *source, CONTEXT *context, BOOL from_call,
     return n;
 }
 
-static ULONG walk_current_thread( CONTEXT *context, ULONG skip, ULONG count, void **buffer )
+static ULONG walk_current_thread( CONTEXT *context, ULONG skip, ULONG count, void **buffer, BOOL buffer_faults )
 {
     struct stack_limits limits;
 
     limits.low = (ULONG64)NtCurrentTeb()->Tib.StackLimit;
     limits.high = (ULONG64)NtCurrentTeb()->Tib.StackBase;
-    return walk_stack( &local_source, context, TRUE, skip, count, buffer, NULL, &limits );
-}
-
-
-/*************************************************************************
- *      __wine_walk_thread_frames (NTDLL.@)
- *
- * Walk the stack of a thread from 'context', a context of that thread (held
- * still by the caller unless it is the current thread). Like
- * RtlWalkFrameChain, the frame of 'context' itself is not reported. A thread
- * of another process is walked over that process's memory, which needs
- * PROCESS_VM_READ on it.
- */
-NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, CONTEXT *context, ULONG skip, ULONG count,
-                                           void **frames, void **stack_ptrs, ULONG *ret_count )
-{
-    THREAD_BASIC_INFORMATION info;
-    struct stack_limits limits;
-    NTSTATUS status;
-    TEB *teb;
-
-    TRACE( "(%p, %p, %lu, %lu, %p, %p, %p)\n", thread, context, skip, count, frames, stack_ptrs, ret_count );
-
-    if (thread == GetCurrentThread()) teb = NtCurrentTeb();
-    else
-    {
-        if ((status = NtQueryInformationThread( thread, ThreadBasicInformation, &info, sizeof(info), NULL )))
-            return status;
-        if (HandleToULong( info.ClientId.UniqueProcess ) != GetCurrentProcessId())
-            return walk_remote_thread( thread, &info.ClientId, context, skip, count, frames, stack_ptrs, ret_count );
-        teb = info.TebBaseAddress;
-    }
-    __TRY
-    {
-        limits.low = (ULONG64)teb->DeallocationStack;
-        limits.high = (ULONG64)teb->Tib.StackBase;
-    }
-    __EXCEPT_PAGE_FAULT
-    {
-        /* the thread is gone, and its TEB with it */
-        return STATUS_INVALID_HANDLE;
-    }
-    __ENDTRY
-    *ret_count = walk_stack( &local_source, context, FALSE, skip, count, frames, stack_ptrs, &limits );
-    return STATUS_SUCCESS;
+    return walk_stack( &image_frames, context, TRUE, skip, count, buffer, NULL, &limits, buffer_faults );
 }
 
 
@@ -290,7 +281,8 @@ ULONG WINAPI RtlWalkFrameChain( void **callers, ULONG count, ULONG flags )
     TRACE( "(%p, %lu, %#lx)\n", callers, count, flags );
 
     capture_caller_context( &context );
-    return walk_current_thread( &context, flags >> FRAMES_TO_SKIP_SHIFT, count, callers );
+    /* unlike RtlCaptureStackBackTrace, a bad buffer gives 0, not a fault */
+    return walk_current_thread( &context, flags >> FRAMES_TO_SKIP_SHIFT, count, callers, FALSE );
 }
 
 
@@ -306,7 +298,7 @@ USHORT WINAPI RtlCaptureStackBackTrace( ULONG skip, ULONG count, void **buffer, 
 
     if (count > 0xffff) count = 0xffff;  /* the count returned is a USHORT */
     capture_caller_context( &context );
-    n = walk_current_thread( &context, skip, count, buffer );
+    n = walk_current_thread( &context, skip, count, buffer, TRUE );
     if (hash && n)
     {
         for (i = 0; i < n; i++) sum += (ULONG)(ULONG_PTR)buffer[i];
@@ -331,7 +323,7 @@ void WINAPI RtlGetCallersAddress( void **caller, void **callers_caller )
     /* frames[0] is in the function that asked; it wants its caller and the
      * caller's caller. */
     capture_caller_context( &context );
-    n = walk_current_thread( &context, 0, 3, frames );
+    n = walk_current_thread( &context, 0, 3, frames, TRUE );
     *caller = n > 1 ? frames[1] : NULL;
     *callers_caller = n > 2 ? frames[2] : NULL;
 }

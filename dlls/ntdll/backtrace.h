@@ -48,10 +48,16 @@ struct frame_source
     BOOL (*is_dispatcher)( ULONG64 start );
 };
 
+/* the core, and this process's frames for walks of any of its threads */
 extern BOOL is_user_dispatcher( ULONG64 start ) DECLSPEC_HIDDEN;
 extern ULONG walk_stack( struct frame_source *source, CONTEXT *context, BOOL from_call, ULONG skip, ULONG count,
-                         void **buffer, void **stack, const struct stack_limits *limits ) DECLSPEC_HIDDEN;
-extern NTSTATUS walk_remote_thread( HANDLE thread, CLIENT_ID *id, CONTEXT *context, ULONG skip, ULONG count,
-                                    void **frames, void **stack_ptrs, ULONG *ret_count ) DECLSPEC_HIDDEN;
+                         void **buffer, void **stack, const struct stack_limits *limits,
+                         BOOL buffer_faults ) DECLSPEC_HIDDEN;
+extern struct frame_source thread_frame_source DECLSPEC_HIDDEN;
+
+/* remote_frames.c */
+extern NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *context, ULONG skip,
+                                    ULONG count, void **frames, void **stack_ptrs,
+                                    ULONG *ret_count ) DECLSPEC_HIDDEN;
 
 #endif  /* __WINE_NTDLL_BACKTRACE_H */

@@ -207,4 +207,56 @@ done:
     return TRUE;
 }
 
+#ifdef __x86_64__
+
+/* a function table sorted by address; entries may point at another entry
+ * (bit 0 of UnwindData) that holds the unwind data */
+static RUNTIME_FUNCTION *search_functions( ULONG_PTR pc, ULONG_PTR base, RUNTIME_FUNCTION *functions,
+                                           ULONG count )
+{
+    RUNTIME_FUNCTION *func;
+    ULONG lo = 0, hi = count, mid, links;
+
+    while (lo < hi)
+    {
+        mid = lo + (hi - lo) / 2;
+        func = &functions[mid];
+        if (pc < base + func->BeginAddress) hi = mid;
+        else if (pc >= base + func->EndAddress) lo = mid + 1;
+        else
+        {
+            for (links = 0; (func->UnwindData & 1) && links < 32; links++)
+                func = (RUNTIME_FUNCTION *)(base + (func->UnwindData & ~1));
+            return (func->UnwindData & 1) ? NULL : func;
+        }
+    }
+    return NULL;
+}
+
+/***********************************************************************
+ *           function_table_lookup
+ *
+ * The function entry of 'pc' for the stack walkers, which never run a
+ * function table callback: from the .pdata of the image holding 'pc'
+ * ('*module', NULL outside the loaded images), and with 'registered',
+ * outside the images, from the tables registered with RtlAddFunctionTable
+ * or RtlAddGrowableFunctionTable. Faults reading a registered table are
+ * the caller's to catch.
+ */
+RUNTIME_FUNCTION *function_table_lookup( ULONG_PTR pc, BOOL registered, ULONG_PTR *base,
+                                         LDR_DATA_TABLE_ENTRY **module )
+{
+    RUNTIME_FUNCTION *functions;
+    ULONG count;
+
+    if (function_table_find( pc, module, base, &functions, &count ))
+        return functions ? search_functions( pc, *base, functions, count ) : NULL;
+    *module = NULL;
+    if (registered && find_registered_function_table( pc, base, &functions, &count ))
+        return search_functions( pc, *base, functions, count );
+    return NULL;
+}
+
+#endif  /* __x86_64__ */
+
 #endif  /* __x86_64__ || __arm__ || __aarch64__ */

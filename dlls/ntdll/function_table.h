@@ -28,6 +28,17 @@ extern BOOL function_table_find( ULONG_PTR pc, LDR_DATA_TABLE_ENTRY **module, UL
                                  RUNTIME_FUNCTION **functions, ULONG *count ) DECLSPEC_HIDDEN;
 extern LONG function_table_removals DECLSPEC_HIDDEN;
 
+/* in exception.c: the table RtlAddFunctionTable or RtlAddGrowableFunctionTable
+ * registered for 'pc', when that can be known without waiting for a lock
+ * and without running a function table callback */
+extern BOOL find_registered_function_table( ULONG_PTR pc, ULONG_PTR *base, RUNTIME_FUNCTION **functions,
+                                            ULONG *count ) DECLSPEC_HIDDEN;
+
+#ifdef __x86_64__
+extern RUNTIME_FUNCTION *function_table_lookup( ULONG_PTR pc, BOOL registered, ULONG_PTR *base,
+                                                LDR_DATA_TABLE_ENTRY **module ) DECLSPEC_HIDDEN;
+#endif
+
 /* Changes whenever an image is taken off the table: what was learnt about
  * the code at an address holds as long as this stays the same. */
 static inline ULONG function_table_generation(void)

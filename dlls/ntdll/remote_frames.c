@@ -430,7 +430,7 @@ static BOOL same_ntdll( struct remote_source *remote )
     LDR_DATA_TABLE_ENTRY *ntdll;
     ULONG i;
 
-    if (LdrFindEntryForAddress( (void *)walk_stack, &ntdll )) return FALSE;
+    if (LdrFindEntryForAddress( (void *)same_ntdll, &ntdll )) return FALSE;
     for (i = 0; i < remote->nb_images; i++)
         if (remote->images[i].base == (ULONG_PTR)ntdll->DllBase) return TRUE;
     return FALSE;
@@ -441,12 +441,11 @@ static BOOL same_ntdll( struct remote_source *remote )
  *
  * Walk a thread of another process, held still by the caller.
  */
-NTSTATUS walk_remote_thread( HANDLE thread, CLIENT_ID *id, CONTEXT *context, ULONG skip, ULONG count,
+NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *context, ULONG skip, ULONG count,
                              void **frames, void **stack_ptrs, ULONG *ret_count )
 {
     OBJECT_ATTRIBUTES attr = { sizeof(attr) };
-    CLIENT_ID process_id = { id->UniqueProcess, 0 };
-    THREAD_BASIC_INFORMATION info;
+    CLIENT_ID process_id = { info->ClientId.UniqueProcess, 0 };
     struct remote_source *remote;
     struct stack_limits limits;
     NTSTATUS status;
@@ -466,15 +465,13 @@ NTSTATUS walk_remote_thread( HANDLE thread, CLIENT_ID *id, CONTEXT *context, ULO
     read_images( remote );
     if (same_ntdll( remote )) remote->source.is_dispatcher = is_user_dispatcher;
 
-    status = NtQueryInformationThread( thread, ThreadBasicInformation, &info, sizeof(info), NULL );
-    if (!status &&
-        (!read_u64( remote, (ULONG_PTR)info.TebBaseAddress + FIELD_OFFSET( TEB, DeallocationStack ), &limits.low ) ||
-         !read_u64( remote, (ULONG_PTR)info.TebBaseAddress + FIELD_OFFSET( TEB, Tib.StackBase ), &limits.high )))
+    if (!read_u64( remote, (ULONG_PTR)info->TebBaseAddress + FIELD_OFFSET( TEB, DeallocationStack ), &limits.low ) ||
+        !read_u64( remote, (ULONG_PTR)info->TebBaseAddress + FIELD_OFFSET( TEB, Tib.StackBase ), &limits.high ))
         status = STATUS_PARTIAL_COPY;
-    if (!status)
+    else
     {
         TRACE( "%lu images, stack %I64x-%I64x\n", remote->nb_images, limits.low, limits.high );
-        *ret_count = walk_stack( &remote->source, context, FALSE, skip, count, frames, stack_ptrs, &limits );
+        *ret_count = walk_stack( &remote->source, context, FALSE, skip, count, frames, stack_ptrs, &limits, TRUE );
     }
     for (i = 0; i < remote->nb_images; i++) RtlFreeHeap( GetProcessHeap(), 0, remote->images[i].functions );
     RtlFreeHeap( GetProcessHeap(), 0, remote );

@@ -109,6 +109,10 @@ static void __attribute__((noinline)) func_d(void)
         wn = pRtlWalkFrameChain( walk, 4, 1 << 8 );
         ok( wn == 4, "R-19: skip 1: got %lu frames\n", wn );
         ok( !memcmp( walk, buf + 1, 4 * sizeof(void *) ), "R-19: skip 1: frames differ\n" );
+
+        /* a NULL buffer gives 0 frames, not a fault */
+        wn = pRtlWalkFrameChain( NULL, 5, 0 );
+        ok( wn == 0, "R-15: RtlWalkFrameChain wrote %lu frames to NULL\n", wn );
     }
     else win_skip( "RtlWalkFrameChain is not available\n" );
 
@@ -367,9 +371,10 @@ static void test_concurrency(void)
            good_traces + bad_traces, (int)ARRAY_SIZE(threads), bad_traces );
 }
 
-/* R-15: a NULL buffer. Old Windows raised an access violation, newer ones
- * may return 0 (unknown); a count above 0 is always wrong. The capture runs
- * in a child process, whose exit code is the count or the exception. */
+/* R-15: a NULL buffer. A fault writing the caller's buffer is the caller's:
+ * RtlCaptureStackBackTrace raises the access violation, which ends a child
+ * process that does not catch it with that exception as its exit code.
+ * (RtlWalkFrameChain returns 0: see func_d.) */
 static void test_null_buffer( const char *exe )
 {
     PROCESS_INFORMATION pi;
@@ -381,9 +386,51 @@ static void test_null_buffer( const char *exe )
     ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ), "R-15: no child\n" );
     ok( WaitForSingleObject( pi.hProcess, 10000 ) == WAIT_OBJECT_0, "R-15: the child hangs\n" );
     GetExitCodeProcess( pi.hProcess, &code );
-    ok( code == 0 || code == STATUS_ACCESS_VIOLATION, "R-15: exit code %#lx\n", code );
+    ok( code == STATUS_ACCESS_VIOLATION, "R-15: exit code %#lx, expected an access violation\n", code );
     CloseHandle( pi.hProcess );
     CloseHandle( pi.hThread );
+}
+
+/* R-23: a thread whose start routine tail-jumps into RtlCaptureStackBackTrace
+ * has no frame of its own on the stack: its trace is kernel32's
+ * BaseThreadInitThunk, then ntdll's RtlUserThreadStart, and the count is
+ * the thread's exit code. */
+static void *tail_frames[257];
+
+static void test_tail_jump_start(void)
+{
+    static const BYTE code[] =
+    {
+        0x31, 0xc9,                             /* xor %ecx,%ecx: skip none */
+        0xba, 0x00, 0x01, 0x00, 0x00,           /* mov $256,%edx */
+        0x49, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0,     /* movabs $tail_frames,%r8 */
+        0x45, 0x31, 0xc9,                       /* xor %r9d,%r9d: no hash */
+        0x48, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0,     /* movabs $RtlCaptureStackBackTrace,%rax */
+        0xff, 0xe0,                             /* jmp *%rax */
+    };
+    BYTE *start = VirtualAlloc( NULL, 0x1000, MEM_COMMIT, PAGE_EXECUTE_READWRITE );
+    void *buffer = tail_frames;
+    HANDLE thread;
+    DWORD exit_code = 0xdeadbeef;
+
+    memcpy( start, code, sizeof(code) );
+    memcpy( start + 9, &buffer, sizeof(buffer) );
+    memcpy( start + 22, &pRtlCaptureStackBackTrace, sizeof(pRtlCaptureStackBackTrace) );
+    FlushInstructionCache( GetCurrentProcess(), start, 0x1000 );
+    fill( tail_frames, 257 );
+
+    thread = CreateThread( NULL, 0, (LPTHREAD_START_ROUTINE)start, NULL, 0, NULL );
+    ok( WaitForSingleObject( thread, 10000 ) == WAIT_OBJECT_0, "R-23: the thread did not finish\n" );
+    GetExitCodeThread( thread, &exit_code );
+    CloseHandle( thread );
+    /* only the low 16 bits of a USHORT return value are defined */
+    ok( (exit_code & 0xffff) == 2, "R-23: got %lu frames\n", exit_code & 0xffff );
+    ok( module_of( tail_frames[0] ) == GetModuleHandleA( "kernel32.dll" ),
+        "R-23: frame 0 %p not in kernel32\n", tail_frames[0] );
+    ok( module_of( tail_frames[1] ) == GetModuleHandleA( "ntdll.dll" ),
+        "R-23: frame 1 %p not in ntdll\n", tail_frames[1] );
+    ok( tail_frames[2] == FILL, "R-23: frame 2 written: %p\n", tail_frames[2] );
+    VirtualFree( start, 0, MEM_RELEASE );
 }
 
 START_TEST(backtrace)
@@ -401,6 +448,9 @@ START_TEST(backtrace)
         ExitProcess( pRtlCaptureStackBackTrace( 0, 5, NULL, NULL ) );
     }
 
+    /* first, as stock Wine 8.0 has no RtlWalkFrameChain and ends the test there */
+    test_null_buffer( argv[0] );
+    test_tail_jump_start();
     func_a();
     sink++;
     test_hash_sites();
@@ -409,5 +459,4 @@ START_TEST(backtrace)
     test_exports();
     test_kernel_exports();
     test_concurrency();
-    test_null_buffer( argv[0] );
 }

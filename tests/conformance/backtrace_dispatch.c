@@ -13,8 +13,11 @@
 #define STANDALONE
 #include "wine/test.h"
 #include "frames.h"
+#include "code_stub.h"
 
 static USHORT (WINAPI *pRtlCaptureStackBackTrace)(ULONG, ULONG, void **, ULONG *);
+static ULONG (WINAPI *pRtlWalkFrameChain)(void **, ULONG, ULONG);
+static void (WINAPI *pRtlGetCallersAddress)(void **, void **);
 
 static volatile LONG sink;
 static void *frames[64];
@@ -269,112 +272,184 @@ static void test_seh_handler(void)
             i + 1 < frame_count ? frames[i + 1] : NULL );
 }
 
-/* R-18: code without unwind data ends the trace; once a function table
- * describes it, the walk goes on through it. */
+/* R-18: generated code without unwind data ends a back-trace, and so does
+ * code described only by a function table registered at run time
+ * (RtlAddFunctionTable, RtlInstallFunctionTableCallback): the walkers read
+ * the loaded images' .pdata and nothing else, and never call a function
+ * table callback. RtlLookupFunctionEntry and exception dispatch still use
+ * those tables: an exception raised below the stub reaches a handler above
+ * it. */
+#define STUB_EXCEPTION 0xe0000018
+
+enum stub_action { STUB_CAPTURE, STUB_WALK, STUB_RAISE };
+static enum stub_action stub_action;
+static void *walk[64];
+static ULONG walk_count;
+static void *callers[2];
+static LONG callback_calls, handler_calls;
+
 static void __attribute__((noinline)) stub_target(void)
 {
-    frame_count = pRtlCaptureStackBackTrace( 0, 64, frames, NULL );
+    switch (stub_action)
+    {
+    case STUB_CAPTURE:
+        frame_count = pRtlCaptureStackBackTrace( 0, 64, frames, NULL );
+        break;
+    case STUB_WALK:
+        walk_count = pRtlWalkFrameChain( walk, 64, 0 );
+        pRtlGetCallersAddress( &callers[0], &callers[1] );
+        break;
+    case STUB_RAISE:
+        RaiseException( STUB_EXCEPTION, 0, 0, NULL );
+        break;
+    }
     sink++;
 }
 
-static void *stub_caller;
-
 static void __attribute__((noinline)) call_stub( void (*stub)(void) )
 {
-    stub_caller = __builtin_return_address(0);
     stub();
     sink++;
 }
 
-static RUNTIME_FUNCTION *callback_func;
-static LONG callback_calls;
+/* calls the stub under a frame handler that resumes STUB_EXCEPTION */
+extern void guarded_call( void (*stub)(void) );
+
+/* used by the .seh_handler directive below */
+static EXCEPTION_DISPOSITION WINAPI __attribute__((used))
+stub_exception_handler( EXCEPTION_RECORD *rec, void *frame, CONTEXT *context, void *dispatch )
+{
+    if (rec->ExceptionCode != STUB_EXCEPTION) return ExceptionContinueSearch;
+    handler_calls++;
+    return ExceptionContinueExecution;
+}
+
+__asm__( ".text\n\t"
+         ".globl guarded_call\n\t"
+         ".def guarded_call; .scl 2; .type 32; .endef\n"
+         "guarded_call:\n\t"
+         ".seh_proc guarded_call\n\t"
+         "subq $0x28,%rsp\n\t"
+         ".seh_stackalloc 0x28\n\t"
+         ".seh_endprologue\n\t"
+         ".seh_handler stub_exception_handler, @except\n\t"
+         "call *%rcx\n\t"
+         "nop\n\t"
+         "addq $0x28,%rsp\n\t"
+         "ret\n\t"
+         ".seh_endproc" );
 
 static RUNTIME_FUNCTION * CALLBACK function_table_callback( DWORD64 pc, void *context )
 {
+    struct code_stub *stub = context;
+
     callback_calls++;
-    return callback_func;
+    return stub->func;
 }
 
-/* described by a function table, the stub is walked through: the target,
- * the stub's call, call_stub, then call_stub's caller */
-static void check_stub_trace( const char *how, const void *after_call )
+/* the capture in the target ends with the stub's return address */
+static void check_capture_ends_in_stub( const char *how, const struct code_stub *stub )
 {
-    ok( frame_count > 3, "R-18: %s: got %u frames\n", how, frame_count );
-    if (frame_count <= 3) return;
-    ok( frames[1] == after_call, "R-18: %s: frame 1 %p, expected %p\n", how, frames[1], after_call );
-    ok( in_function( frames[2], call_stub ), "R-18: %s: frame 2 %p not in call_stub\n", how, frames[2] );
-    ok( frames[3] == stub_caller, "R-18: %s: frame 3 %p, expected %p\n", how, frames[3], stub_caller );
+    frame_count = 0;
+    stub_action = STUB_CAPTURE;
+    call_stub( (void *)stub->code );
+    ok( frame_count == 2, "R-18: %s: got %u frames, expected the trace to end in the stub\n", how, frame_count );
+    ok( in_function( frames[0], stub_target ), "R-18: %s: frame 0 %p not in the target\n", how, frames[0] );
+    if (frame_count > 1)
+        ok( frames[1] == stub->after_call, "R-18: %s: frame 1 %p, expected %p\n", how, frames[1], stub->after_call );
 }
 
-static void test_code_without_unwind_data(void)
+/* RtlWalkFrameChain and RtlGetCallersAddress stop at the stub too */
+static void check_walk_ends_in_stub( const char *how, const struct code_stub *stub )
 {
-    static const BYTE code[] =
-    {
-        0x48, 0x83, 0xec, 0x28,                 /* sub $0x28,%rsp */
-        0x48, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0,     /* movabs $stub_target,%rax */
-        0xff, 0xd0,                             /* call *%rax */
-        0x48, 0x83, 0xc4, 0x28,                 /* add $0x28,%rsp */
-        0xc3,                                   /* ret */
-    };
-    static const BYTE unwind_info[] =
-    {
-        0x01, 0x04, 0x01, 0x00,                 /* version 1, prologue 4 bytes, 1 code */
-        0x04, 0x42, 0x00, 0x00,                 /* at 4: UWOP_ALLOC_SMALL 0x28 */
-    };
-    RUNTIME_FUNCTION *func;
-    BYTE *stub = VirtualAlloc( NULL, 0x1000, MEM_COMMIT, PAGE_EXECUTE_READWRITE );
-    void *target = stub_target, *after_call;
-    ULONG_PTR table_id;
+    walk_count = 0;
+    callers[0] = callers[1] = (void *)0xdeadbeef;
+    stub_action = STUB_WALK;
+    call_stub( (void *)stub->code );
+    ok( walk_count == 2, "R-18: %s: RtlWalkFrameChain got %lu frames\n", how, walk_count );
+    if (walk_count > 1)
+        ok( walk[1] == stub->after_call, "R-18: %s: RtlWalkFrameChain: frame 1 %p, expected %p\n",
+            how, walk[1], stub->after_call );
+    ok( callers[0] == stub->after_call, "R-18: %s: RtlGetCallersAddress: caller %p, expected %p\n",
+        how, callers[0], stub->after_call );
+}
 
-    memcpy( stub, code, sizeof(code) );
-    memcpy( stub + 6, &target, sizeof(target) );
-    memcpy( stub + 0x40, unwind_info, sizeof(unwind_info) );
-    func = (RUNTIME_FUNCTION *)(stub + 0x80);
-    func->BeginAddress = 0;
-    func->EndAddress = sizeof(code);
-    func->UnwindData = 0x40;
-    FlushInstructionCache( GetCurrentProcess(), stub, 0x1000 );
-    after_call = stub + 16;
+/* an exception below the stub is dispatched through it to the handler above */
+static void check_dispatch( const char *how, const struct code_stub *stub )
+{
+    handler_calls = 0;
+    stub_action = STUB_RAISE;
+    guarded_call( (void *)stub->code );
+    ok( handler_calls == 1, "R-18: %s: the handler above the stub was called %ld times\n", how, handler_calls );
+}
 
-    frame_count = 0;
-    call_stub( (void *)stub );
-    ok( frame_count == 2, "R-18: got %u frames, expected the trace to end in the stub\n", frame_count );
-    ok( in_function( frames[0], stub_target ), "R-18: frame 0 %p not in the target\n", frames[0] );
-    if (frame_count > 1) ok( frames[1] == after_call, "R-18: frame 1 %p, expected %p\n", frames[1], after_call );
+static void check_lookup( const char *how, const struct code_stub *stub )
+{
+    RUNTIME_FUNCTION *entry;
+    ULONG64 base = 0;
 
-    ok( RtlAddFunctionTable( func, 1, (ULONG_PTR)stub ), "RtlAddFunctionTable failed\n" );
-    frame_count = 0;
-    call_stub( (void *)stub );
-    check_stub_trace( "function table", after_call );
-    RtlDeleteFunctionTable( func );
+    entry = RtlLookupFunctionEntry( (ULONG_PTR)stub->after_call, &base, NULL );
+    ok( entry == stub->func && base == (ULONG_PTR)stub->code,
+        "R-18: %s: RtlLookupFunctionEntry gave %p, base %#I64x; expected %p, base %p\n",
+        how, entry, base, stub->func, stub->code );
+}
 
-    /* the same through a callback that the look-up asks for the entry */
-    callback_func = func;
-    table_id = (ULONG_PTR)stub | 3;  /* callback tables are told apart by the two low bits */
-    ok( RtlInstallFunctionTableCallback( table_id, (ULONG_PTR)stub, 0x1000, function_table_callback,
-                                         NULL, NULL ), "RtlInstallFunctionTableCallback failed\n" );
-    frame_count = 0;
+static BOOL install_callback( struct code_stub *stub )
+{
+    return RtlInstallFunctionTableCallback( stub->callback_id, (ULONG_PTR)stub->code, 0x1000,
+                                            function_table_callback, stub, NULL );
+}
+
+static void test_function_tables(void)
+{
+    struct code_stub stub;
+
+    make_code_stub( &stub, stub_target );
+    check_capture_ends_in_stub( "no table", &stub );
+
+    ok( RtlAddFunctionTable( stub.func, 1, (ULONG_PTR)stub.code ), "RtlAddFunctionTable failed\n" );
+    check_capture_ends_in_stub( "RtlAddFunctionTable", &stub );
+    check_lookup( "RtlAddFunctionTable", &stub );
+    check_dispatch( "RtlAddFunctionTable", &stub );
+    ok( RtlDeleteFunctionTable( stub.func ), "RtlDeleteFunctionTable failed\n" );
+
+    ok( install_callback( &stub ), "RtlInstallFunctionTableCallback failed\n" );
     callback_calls = 0;
-    call_stub( (void *)stub );
-    ok( callback_calls > 0, "R-18: the function table callback was not called\n" );
-    check_stub_trace( "callback", after_call );
-    ok( RtlDeleteFunctionTable( (RUNTIME_FUNCTION *)table_id ), "RtlDeleteFunctionTable failed\n" );
+    check_capture_ends_in_stub( "callback", &stub );
+    ok( !callback_calls, "R-18: the callback was called %ld times during the capture\n", callback_calls );
+    callback_calls = 0;
+    check_lookup( "callback", &stub );
+    ok( callback_calls == 1, "R-18: RtlLookupFunctionEntry called the callback %ld times\n", callback_calls );
+    callback_calls = 0;
+    check_dispatch( "callback", &stub );
+    ok( callback_calls > 0, "R-18: exception dispatch did not call the callback\n" );
+    ok( RtlDeleteFunctionTable( (RUNTIME_FUNCTION *)stub.callback_id ), "RtlDeleteFunctionTable failed\n" );
 
-    /* and once the table is gone, the trace ends in the stub again */
-    frame_count = 0;
-    call_stub( (void *)stub );
-    ok( frame_count == 2, "R-18: table deleted: got %u frames\n", frame_count );
-    VirtualFree( stub, 0, MEM_RELEASE );
+    /* last, as stock Wine 8.0 has neither function */
+    check_walk_ends_in_stub( "no table", &stub );
+    ok( RtlAddFunctionTable( stub.func, 1, (ULONG_PTR)stub.code ), "RtlAddFunctionTable failed\n" );
+    check_walk_ends_in_stub( "RtlAddFunctionTable", &stub );
+    ok( RtlDeleteFunctionTable( stub.func ), "RtlDeleteFunctionTable failed\n" );
+    ok( install_callback( &stub ), "RtlInstallFunctionTableCallback failed\n" );
+    callback_calls = 0;
+    check_walk_ends_in_stub( "callback", &stub );
+    ok( !callback_calls, "R-18: the callback was called %ld times during the walks\n", callback_calls );
+    ok( RtlDeleteFunctionTable( (RUNTIME_FUNCTION *)stub.callback_id ), "RtlDeleteFunctionTable failed\n" );
+
+    free_code_stub( &stub );
 }
 
 START_TEST(backtrace_dispatch)
 {
-    pRtlCaptureStackBackTrace = (void *)GetProcAddress( GetModuleHandleA( "ntdll.dll" ),
-                                                        "RtlCaptureStackBackTrace" );
+    HMODULE ntdll = GetModuleHandleA( "ntdll.dll" );
+
+    pRtlCaptureStackBackTrace = (void *)GetProcAddress( ntdll, "RtlCaptureStackBackTrace" );
+    pRtlWalkFrameChain = (void *)GetProcAddress( ntdll, "RtlWalkFrameChain" );
+    pRtlGetCallersAddress = (void *)GetProcAddress( ntdll, "RtlGetCallersAddress" );
     test_window_procedure();
     test_messages();
     test_apc();
     test_exception_handler();
     test_seh_handler();
-    test_code_without_unwind_data();
+    test_function_tables();
 }

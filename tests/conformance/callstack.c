@@ -17,6 +17,7 @@
 #define STANDALONE
 #include "wine/test.h"
 #include "frames.h"
+#include "code_stub.h"
 
 static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
 static ULONG (WINAPI *pGetCallStackSnapshot)(ULONG, CallSnapshot *, DWORD, DWORD);
@@ -384,6 +385,108 @@ static void test_running_thread( const char *exe )
     winetest_pop_context();
 }
 
+/* C-14 (not in the specification's catalogue): generated code. Unlike
+ * RtlCaptureStackBackTrace, these walks read the function tables registered
+ * with RtlAddFunctionTable, but they never call a function table callback
+ * (the walked thread is held, and the callback might wait for a lock it
+ * holds): code covered by a callback ends the trace as code without unwind
+ * data does, at the stub's return address. */
+static HANDLE stub_ready, stub_release;
+static LONG stub_callback_calls;
+static CallSnapshot own_frames[64];
+static ULONG own_count;
+
+static void __attribute__((noinline)) stub_wait(void)
+{
+    own_count = snapshot( 64, own_frames, 0, 0 );
+    SetEvent( stub_ready );
+    WaitForSingleObject( stub_release, INFINITE );
+    sink++;
+}
+
+static void __attribute__((noinline)) call_stub( void (*stub)(void) )
+{
+    stub();
+    sink++;
+}
+
+static DWORD WINAPI stub_thread( void *stub )
+{
+    call_stub( stub );
+    return 0;
+}
+
+static RUNTIME_FUNCTION * CALLBACK stub_callback( DWORD64 pc, void *context )
+{
+    InterlockedIncrement( &stub_callback_calls );
+    return ((struct code_stub *)context)->func;
+}
+
+static void check_stub_frames( const char *what, const CallSnapshot *frames, ULONG n,
+                               const struct code_stub *stub, BOOL through )
+{
+    ULONG i;
+
+    for (i = 0; i < n; i++) if (frames[i].dwReturnAddr == (ULONG_PTR)stub->after_call) break;
+    ok( i > 0 && i < n, "C-14: %s: the stub's return address is not among the %lu frames\n", what, n );
+    if (!i || i >= n) return;
+    ok( in_function( (void *)frames[i - 1].dwReturnAddr, stub_wait ),
+        "C-14: %s: the frame before the stub, %#Ix, is not in its target\n", what, frames[i - 1].dwReturnAddr );
+    if (through)
+        ok( i + 1 < n && in_function( (void *)frames[i + 1].dwReturnAddr, call_stub ),
+            "C-14: %s: the walk does not go on from the stub to its caller (%lu frames after it)\n",
+            what, n - 1 - i );
+    else
+        ok( i == n - 1, "C-14: %s: the walk went on past the stub: %lu frames after it\n", what, n - 1 - i );
+}
+
+/* a thread runs the stub, which calls stub_wait: walk it from inside and
+ * while it waits */
+static void check_stub_walks( const char *how, const struct code_stub *stub, BOOL through )
+{
+    CallSnapshot frames[64];
+    HANDLE thread;
+    ULONG n;
+
+    winetest_push_context( "%s", how );
+    thread = CreateThread( NULL, 0, stub_thread, stub->code, 0, NULL );
+    ok( WaitForSingleObject( stub_ready, 10000 ) == WAIT_OBJECT_0, "C-14: the thread did not start\n" );
+    n = pGetThreadCallStack( thread, 64, frames, 0, 0 );
+    check_stub_frames( "held thread", frames, n, stub, through );
+    SetEvent( stub_release );
+    ok( WaitForSingleObject( thread, 10000 ) == WAIT_OBJECT_0, "C-14: the thread did not finish\n" );
+    CloseHandle( thread );
+    ResetEvent( stub_release );
+    check_stub_frames( "own thread", own_frames, own_count, stub, through );
+    winetest_pop_context();
+}
+
+static void test_function_tables(void)
+{
+    struct code_stub stub;
+
+    stub_ready = CreateEventA( NULL, FALSE, FALSE, NULL );
+    stub_release = CreateEventA( NULL, TRUE, FALSE, NULL );
+    make_code_stub( &stub, stub_wait );
+
+    check_stub_walks( "no table", &stub, FALSE );
+
+    ok( RtlAddFunctionTable( stub.func, 1, (ULONG_PTR)stub.code ), "RtlAddFunctionTable failed\n" );
+    check_stub_walks( "RtlAddFunctionTable", &stub, TRUE );
+    ok( RtlDeleteFunctionTable( stub.func ), "RtlDeleteFunctionTable failed\n" );
+
+    ok( RtlInstallFunctionTableCallback( stub.callback_id, (ULONG_PTR)stub.code, 0x1000, stub_callback,
+                                         &stub, NULL ), "RtlInstallFunctionTableCallback failed\n" );
+    stub_callback_calls = 0;
+    check_stub_walks( "callback", &stub, FALSE );
+    ok( !stub_callback_calls, "C-14: the callback was called %ld times\n", stub_callback_calls );
+    ok( RtlDeleteFunctionTable( (RUNTIME_FUNCTION *)stub.callback_id ), "RtlDeleteFunctionTable failed\n" );
+
+    free_code_stub( &stub );
+    CloseHandle( stub_ready );
+    CloseHandle( stub_release );
+}
+
 static void child_deny_access(void)
 {
     deny_everyone( GetCurrentProcess() );
@@ -429,4 +532,5 @@ START_TEST(callstack)
     test_exiting_threads();
     test_other_process( argv[0] );
     test_running_thread( argv[0] );
+    test_function_tables();
 }
