@@ -53,11 +53,13 @@ do_install() {
             cp -p "$staged/$f" "$lib/$f"
         done
     done
-    # the loader of a build tree looks for the NLS files there
+    # the loader of a build tree looks for the NLS files there: the
+    # installed Wine's, linked as in the build tree
     mkdir -p "$lib/nls"
+    cp -P "$staged"/nls/*.nls "$lib/nls/"
     sed 's|^BUILDDIR=.*|BUILDDIR=""|' "$TOP/loader/wine-layer" >"$dir/bin/wine-layer"
     chmod 755 "$dir/bin/wine-layer"
-    say "done: $(find "$lib" -type f | wc -l) files; run programs with $dir/bin/wine-layer PROGRAM"
+    say "done: $(find "$lib" -type f | wc -l) files and the NLS links; run programs with $dir/bin/wine-layer PROGRAM"
 }
 
 do_uninstall() {
