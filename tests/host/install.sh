@@ -13,7 +13,7 @@ scratch=$(mktemp -d)
 trap '"$LAYER" --kill; rm -rf "$scratch"' EXIT
 build_exe "$TOP/tests/host/programs/hang.c" "$scratch/hang.exe"
 # the user's own prefix: the one the layer's tests use
-WINEPREFIX="$TOP/build/prefix"
+WINEPREFIX=$("$LAYER" --env | sed -n "s/^WINEPREFIX=//p")
 export WINEPREFIX
 unset WINEDEBUG
 fail=0
