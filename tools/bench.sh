@@ -4,6 +4,8 @@
 # (stock / layer: above 1 means the layer is faster, for times).
 #
 # Usage: tools/bench.sh [NAME...]     (default: every benchmark)
+#        tools/bench.sh --table NAME  only the table, from the figures of the
+#                                     last run (BENCHBIN/NAME.stock, NAME.layer)
 #   BENCH_RUNS=N   runs of each flavour, interleaved (stock, layer, stock,
 #                  ...); each figure is the median of its runs (default 5)
 #
@@ -14,14 +16,39 @@ set -eu
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tools/testlib.sh"
-BENCHBIN="$TESTBIN/bench"
+BENCHBIN="${BENCHBIN:-$TESTBIN/bench}"
 RUNS=${BENCH_RUNS:-5}
 : "${WINEDEBUG:=-all}"
 export WINEDEBUG
 
+# table NAME: both figures of each line and their ratio
+table() {
+    printf '\n%-28s %14s %14s %11s   (medians of %s interleaved runs)\n' "$1" "stock 8.0" "layer" "stock/layer" "$RUNS"
+    # the stock figures are read first, and may be none at all: then its
+    # own words (# lines) say why, under the table
+    awk -v stock_file="$BENCHBIN/$1.stock" '
+         BEGIN { while ((getline line < stock_file) > 0) {
+                     sub(/\r$/, "", line); split(line, f, " ")
+                     if (f[1] ~ /^#/) { sub(/^# */, "", line); notes[++n] = line }
+                     else if (f[1] != "") { stock[f[1]] = f[2]; unit[f[1]] = f[3]; m++ } } }
+         { sub(/\r$/, "") }
+         $1 !~ /^#/ {
+             s = ($1 in stock) ? sprintf("%.1f %s", stock[$1], unit[$1]) : "none"
+             r = ($1 in stock && $2 > 0 && unit[$1] == "ns") ? sprintf("%.3fx", stock[$1] / $2) : ""
+             printf "%-28s %14s %14s %11s\n", $1, s, sprintf("%.1f %s", $2, $3), r
+         }
+         END { for (i = 1; i <= n; i++) printf "  (stock Wine 8.0: %s)\n", notes[i]
+               if (!n && !m) printf "  (stock Wine 8.0 printed nothing: see %s.N.err)\n", stock_file }' "$BENCHBIN/$1.layer"
+}
+
 case $RUNS in
     ''|*[!0-9]*|0) echo "bench: BENCH_RUNS must be a positive number, not '$RUNS'" >&2; exit 1 ;;
 esac
+
+if [ "${1:-}" = --table ]; then
+    table "$2"
+    exit 0
+fi
 
 mkdir -p "$BENCHBIN"
 build_winelib "$BENCHBIN"
@@ -79,16 +106,5 @@ for name in $names; do
     median "$name" stock
     median "$name" layer
 
-    printf '\n%-28s %14s %14s %11s   (medians of %d interleaved runs)\n' \
-        "$name" "stock 8.0" "layer" "stock/layer" "$RUNS"
-    # the stock figures are read first, and may be none at all
-    awk -v stock_file="$BENCHBIN/$name.stock" '
-         BEGIN { while ((getline line < stock_file) > 0) {
-                     split(line, f, " ")
-                     if (f[1] !~ /^#/) { stock[f[1]] = f[2]; unit[f[1]] = f[3] } } }
-         $1 !~ /^#/ {
-             s = ($1 in stock) ? sprintf("%.1f %s", stock[$1], unit[$1]) : "failed"
-             r = ($1 in stock && $2 > 0 && unit[$1] == "ns") ? sprintf("%.3fx", stock[$1] / $2) : ""
-             printf "%-28s %14s %14s %11s\n", $1, s, sprintf("%.1f %s", $2, $3), r
-         }' "$BENCHBIN/$name.layer"
+    table "$name"
 done

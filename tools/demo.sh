@@ -48,8 +48,8 @@ wait 2>/dev/null || true
 
 echo
 [ $status = 1 ] || die "wctdump exited with $status, expected 1 (deadlock)"
-for kind in 'mutex "' 'critical_section' 'send_message'; do
+for kind in 'mutex "' 'critical section' 'SendMessage'; do
     grep -F -- "$kind" "$DEMO/report.txt" | grep -q . || die "no '$kind' cycle in the report"
 done
-grep -q '^6 deadlocked threads' "$DEMO/report.txt" || die "expected 6 deadlocked threads"
+grep -q '^3 deadlocks involving 6 threads$' "$DEMO/report.txt" || die "expected 3 deadlocks involving 6 threads"
 echo "demo: wctdump found the three deadlocks (6 threads); reports in build/demo/report.txt and report.json"

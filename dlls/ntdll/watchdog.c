@@ -23,6 +23,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ntstatus.h"
 #define WIN32_NO_STATUS
@@ -30,8 +31,10 @@
 #include "winternl.h"
 #include "wct.h"
 #include "pkfuncs.h"
+#include "wine/exception.h"
 #include "wine/debug.h"
 #include "ntdll_misc.h"
+#include "walk_names.h"
 #include "watchdog.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(watchdog);
@@ -41,10 +44,18 @@ WINE_DEFAULT_DEBUG_CHANNEL(watchdog);
  * threads once a second, through advapi32 and coredll like any program
  * would. Without the variable nothing is started: the cost is one look-up
  * of the environment at start-up.
+ *
+ * It lives in ntdll because only ntdll's loader sees every process start
+ * without the program's help. Wine's ntdll loads no higher module of its
+ * own accord; this one loads advapi32 and coredll, and only when the
+ * variable is set, on its own thread, once the process runs. Its body uses
+ * documented functions only, so that it could move into a module of its
+ * own that this hook loads, if Wine wanted it.
  */
 
-#define MAX_CYCLES 32
-#define MAX_STACK  24
+#define MAX_CYCLES  32
+#define MAX_STACK   24
+#define MAX_TIMEOUT 86400   /* a day: longer is surely a mistake */
 
 struct cycle
 {
@@ -75,15 +86,23 @@ static void *get_proc( const WCHAR *dll, const char *name )
     return proc;
 }
 
-/* The threads of the cycle a chain ends in: from the first node of the
- * thread that the chain's last node repeats. */
-static unsigned int cycle_threads( const WAITCHAIN_NODE_INFO *nodes, DWORD count, DWORD *tids )
+/* Where the cycle of a chain starts: the first node of the thread that the
+ * chain's last node repeats. */
+static DWORD cycle_start( const WAITCHAIN_NODE_INFO *nodes, DWORD count )
 {
-    DWORD last = nodes[count - 1].ThreadObject.ThreadId, i, j, n = 0, tmp;
+    DWORD last = nodes[count - 1].ThreadObject.ThreadId, i;
 
     for (i = 0; i < count - 1; i++)
         if (nodes[i].ObjectType == WctThreadType && nodes[i].ThreadObject.ThreadId == last) break;
-    for (; i < count - 1; i++)
+    return i;
+}
+
+/* the threads of the cycle, sorted */
+static unsigned int cycle_threads( const WAITCHAIN_NODE_INFO *nodes, DWORD count, DWORD *tids )
+{
+    DWORD i, j, n = 0, tmp;
+
+    for (i = cycle_start( nodes, count ); i < count - 1; i++)
         if (nodes[i].ObjectType == WctThreadType) tids[n++] = nodes[i].ThreadObject.ThreadId;
     for (i = 1; i < n; i++)
         for (j = i; j > 0 && tids[j - 1] > tids[j]; j--)
@@ -132,53 +151,89 @@ static const char *node_name( const WAITCHAIN_NODE_INFO *node )
     return node->ObjectType < ARRAY_SIZE(names) ? names[node->ObjectType] : "?";
 }
 
-/* the named export whose code 'addr' is in: the nearest one at or below it
- * in 'module', unless another function starts in between; what a stack can
- * be named with inside the process, without debug information */
-static const char *export_before( const LDR_DATA_TABLE_ENTRY *module, ULONG_PTR addr, ULONG_PTR *offset )
+/* UTF-8 for stderr, as the rest of Wine's messages */
+static const char *utf8( const WCHAR *str, char *buffer, DWORD size )
 {
-    const BYTE *base = module->DllBase;
-    const IMAGE_EXPORT_DIRECTORY *exports;
-    const DWORD *functions, *names;
-    const WORD *ordinals;
-    ULONG size, i, rva = addr - (ULONG_PTR)base, func, best = 0;
-    const char *name = NULL;
-    RUNTIME_FUNCTION *func_entry;
-    ULONG64 image_base;
+    DWORD len = 0;
 
-    if (!(exports = RtlImageDirectoryEntryToData( module->DllBase, TRUE, IMAGE_DIRECTORY_ENTRY_EXPORT, &size )))
-        return NULL;
-    functions = (const DWORD *)(base + exports->AddressOfFunctions);
-    names = (const DWORD *)(base + exports->AddressOfNames);
-    ordinals = (const WORD *)(base + exports->AddressOfNameOrdinals);
-    for (i = 0; i < exports->NumberOfNames; i++)
+    RtlUnicodeToUTF8N( buffer, size - 1, &len, str, wcslen( str ) * sizeof(WCHAR) );
+    buffer[len] = 0;
+    return buffer;
+}
+
+/* The reader of walk_names.c for this process: its memory, and the files of
+ * its modules, opened one at a time. */
+struct own_reader
+{
+    ULONG_PTR base;
+    HANDLE    file;
+};
+
+static BOOL read_own_memory( void *ctx, ULONG_PTR addr, void *buffer, SIZE_T size )
+{
+    BOOL ret = TRUE;
+
+    __TRY
     {
-        if (ordinals[i] >= exports->NumberOfFunctions) continue;
-        func = functions[ordinals[i]];
-        /* the first name of an address wins (NtXxx before its ZwXxx alias);
-         * forwarders point into the export directory, not at code */
-        if (func > rva || func <= best ||
-            (base + func >= (const BYTE *)exports && base + func < (const BYTE *)exports + size))
-            continue;
-        best = func;
-        name = (const char *)base + names[i];
+        memcpy( buffer, (const void *)addr, size );
     }
-    if (!name) return NULL;
-    /* a function that starts between the export and the address is not the
-     * export's: naming it after the export would mislead */
-    if ((func_entry = RtlLookupFunctionEntry( addr, &image_base, NULL )) &&
-        image_base + func_entry->BeginAddress > (ULONG_PTR)base + best)
-        return NULL;
-    *offset = rva - best;
-    return name;
+    __EXCEPT_PAGE_FAULT
+    {
+        ret = FALSE;
+    }
+    __ENDTRY
+    return ret;
+}
+
+static HANDLE open_module_file( ULONG_PTR base )
+{
+    OBJECT_ATTRIBUTES attr;
+    UNICODE_STRING name;
+    IO_STATUS_BLOCK io;
+    LDR_DATA_TABLE_ENTRY *module;
+    WCHAR path[MAX_PATH + 4] = L"\\??\\";
+    HANDLE file;
+
+    if (LdrFindEntryForAddress( (void *)base, &module ) ||
+        module->FullDllName.Length >= (MAX_PATH - 1) * sizeof(WCHAR))
+        return 0;
+    memcpy( path + 4, module->FullDllName.Buffer, module->FullDllName.Length );
+    path[4 + module->FullDllName.Length / sizeof(WCHAR)] = 0;
+    RtlInitUnicodeString( &name, path );
+    InitializeObjectAttributes( &attr, &name, OBJ_CASE_INSENSITIVE, 0, NULL );
+    if (NtOpenFile( &file, GENERIC_READ | SYNCHRONIZE, &attr, &io, FILE_SHARE_READ | FILE_SHARE_DELETE,
+                    FILE_SYNCHRONOUS_IO_NONALERT | FILE_NON_DIRECTORY_FILE ))
+        return 0;
+    return file;
+}
+
+static BOOL read_own_file( void *ctx, ULONG_PTR base, ULONGLONG offset, void *buffer, SIZE_T size )
+{
+    struct own_reader *reader = ctx;
+    LARGE_INTEGER pos = { .QuadPart = offset };
+    IO_STATUS_BLOCK io;
+
+    if (reader->base != base)
+    {
+        if (reader->file) NtClose( reader->file );
+        reader->file = open_module_file( base );
+        reader->base = base;
+    }
+    return reader->file && !NtReadFile( reader->file, 0, NULL, NULL, &io, buffer, size, &pos, NULL ) &&
+           io.Information == size;
 }
 
 static void print_stack( DWORD tid )
 {
     OBJECT_ATTRIBUTES attr = { sizeof(attr) };
     CLIENT_ID cid = { 0, ULongToHandle( tid ) };
+    struct own_reader own = { 0 };
+    const struct frame_reader reader = { &own, read_own_memory, read_own_file };
     CallSnapshot frames[MAX_STACK];
     LDR_DATA_TABLE_ENTRY *module;
+    char symbol[FRAME_SYMBOL_LENGTH], text[1024];
+    WCHAR where[512];
+    ULONG_PTR displacement, addr, base;
     HANDLE thread;
     ULONG i, n;
 
@@ -188,52 +243,91 @@ static void print_stack( DWORD tid )
     NtClose( thread );
     for (i = 0; i < n; i++)
     {
-        void *addr = (void *)frames[i].dwReturnAddr;
-        const char *name;
-        ULONG_PTR offset;
-
-        if (LdrFindEntryForAddress( addr, &module ))
-            MESSAGE( "wine: watchdog:     #%02lu %p\n", i, addr );
-        else if ((name = export_before( module, (ULONG_PTR)addr, &offset )))
-            MESSAGE( "wine: watchdog:     #%02lu %ls!%s+0x%Ix\n", i, module->BaseDllName.Buffer, name, offset );
+        addr = frames[i].dwReturnAddr;
+        if (LdrFindEntryForAddress( (void *)addr, &module )) frame_format( where, ARRAY_SIZE(where), NULL, NULL, addr );
         else
-            MESSAGE( "wine: watchdog:     #%02lu %ls+0x%Ix\n", i, module->BaseDllName.Buffer,
-                     (ULONG_PTR)addr - (ULONG_PTR)module->DllBase );
+        {
+            base = (ULONG_PTR)module->DllBase;
+            if (frame_symbol( &reader, base, addr, symbol, sizeof(symbol), &displacement ))
+                frame_format( where, ARRAY_SIZE(where), module->BaseDllName.Buffer, symbol, displacement );
+            else
+                frame_format( where, ARRAY_SIZE(where), module->BaseDllName.Buffer, NULL, addr - base );
+        }
+        MESSAGE( "wine: watchdog:     #%02lu %s\n", i, utf8( where, text, sizeof(text) ) );
     }
+    if (own.file) NtClose( own.file );
 }
 
 static void report_cycle( const WAITCHAIN_NODE_INFO *nodes, DWORD count, const struct cycle *cycle )
 {
-    DWORD i;
+    DWORD i, pid = GetCurrentProcessId(), processes = 0, pids[WCT_MAX_NODE_COUNT], j;
+    char name[WCT_OBJNAME_LENGTH * 3];
 
-    MESSAGE( "wine: watchdog: deadlock: %u threads blocked in a cycle for %lu s or more\n",
-             cycle->count, timeout_seconds );
-    for (i = 0; i < count; i++)
+    for (i = cycle_start( nodes, count ); i < count - 1; i++)
     {
-        if (nodes[i].ObjectType == WctThreadType)
-            MESSAGE( "wine: watchdog:   thread %04lx\n", nodes[i].ThreadObject.ThreadId );
-        else if (nodes[i].LockObject.ObjectName[0])
-            MESSAGE( "wine: watchdog:   waits for %s %ls\n", node_name( &nodes[i] ), nodes[i].LockObject.ObjectName );
+        if (nodes[i].ObjectType != WctThreadType) continue;
+        for (j = 0; j < processes; j++) if (pids[j] == nodes[i].ThreadObject.ProcessId) break;
+        if (j == processes) pids[processes++] = nodes[i].ThreadObject.ProcessId;
+    }
+    if (processes > 1)
+        MESSAGE( "wine: watchdog: deadlock: %u threads of %lu processes blocked in a cycle for %lu s or more\n",
+                 cycle->count, processes, timeout_seconds );
+    else
+        MESSAGE( "wine: watchdog: deadlock: %u thread%s blocked in a cycle for %lu s or more\n",
+                 cycle->count, cycle->count == 1 ? "" : "s", timeout_seconds );
+
+    for (i = cycle_start( nodes, count ); i < count; i++)
+    {
+        const WAITCHAIN_NODE_INFO *node = &nodes[i];
+
+        if (node->ObjectType == WctThreadType && i == count - 1)
+            MESSAGE( "wine: watchdog:   which is thread %lu again\n", node->ThreadObject.ThreadId );
+        else if (node->ObjectType == WctThreadType && node->ThreadObject.ProcessId == pid)
+            MESSAGE( "wine: watchdog:   thread %lu\n", node->ThreadObject.ThreadId );
+        else if (node->ObjectType == WctThreadType)
+            MESSAGE( "wine: watchdog:   thread %lu of process %lu\n", node->ThreadObject.ThreadId,
+                     node->ThreadObject.ProcessId );
+        else if (node->LockObject.ObjectName[0])
+            MESSAGE( "wine: watchdog:   waits for %s %s\n", node_name( node ),
+                     utf8( node->LockObject.ObjectName, name, sizeof(name) ) );
         else
-            MESSAGE( "wine: watchdog:   waits for %s\n", node_name( &nodes[i] ) );
+            MESSAGE( "wine: watchdog:   waits for %s\n", node_name( node ) );
     }
-    for (i = 0; i < cycle->count; i++)
+    for (i = cycle_start( nodes, count ); i < count - 1; i++)
     {
-        MESSAGE( "wine: watchdog:   stack of thread %04lx:\n", cycle->tids[i] );
-        print_stack( cycle->tids[i] );
+        if (nodes[i].ObjectType != WctThreadType) continue;
+        if (nodes[i].ThreadObject.ProcessId != pid)
+        {
+            MESSAGE( "wine: watchdog:   thread %lu is in process %lu: its stack is in that process's report"
+                     " (or: wctdump %lu)\n", nodes[i].ThreadObject.ThreadId, nodes[i].ThreadObject.ProcessId,
+                     nodes[i].ThreadObject.ProcessId );
+            continue;
+        }
+        MESSAGE( "wine: watchdog:   stack of thread %lu:\n", nodes[i].ThreadObject.ThreadId );
+        print_stack( nodes[i].ThreadObject.ThreadId );
     }
+    /* for whoever reads the log: the report is whole */
+    MESSAGE( "wine: watchdog: end of report\n" );
 }
 
 static void check_thread( HWCT session, DWORD tid, LARGE_INTEGER now )
 {
     WAITCHAIN_NODE_INFO nodes[WCT_MAX_NODE_COUNT];
-    DWORD count = WCT_MAX_NODE_COUNT, tids[WCT_MAX_NODE_COUNT];
+    DWORD count = WCT_MAX_NODE_COUNT, tids[WCT_MAX_NODE_COUNT], i;
     struct cycle *cycle;
     unsigned int n;
     BOOL is_cycle;
 
-    if (!pGetThreadWaitChain( session, 0, 0, tid, &count, nodes, &is_cycle ) || !is_cycle || count < 2) return;
+    /* a cycle may go through other processes: follow it there */
+    if (!pGetThreadWaitChain( session, 0, WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG, tid, &count, nodes,
+                              &is_cycle ) || !is_cycle || count < 2)
+        return;
     if (!(n = cycle_threads( nodes, count, tids ))) return;
+    /* a cycle of other processes that this thread waits for is theirs to report */
+    for (i = cycle_start( nodes, count ); i < count - 1; i++)
+        if (nodes[i].ObjectType == WctThreadType && nodes[i].ThreadObject.ProcessId == GetCurrentProcessId())
+            break;
+    if (i == count - 1) return;
     if (!(cycle = track_cycle( tids, n, now )) || cycle->reported) return;
     if (now.QuadPart - cycle->since.QuadPart < timeout_seconds * (LONGLONG)10000000) return;
     report_cycle( nodes, count, cycle );
@@ -254,7 +348,7 @@ static void CALLBACK watchdog_thread( void *arg )
     if (!pOpenThreadWaitChainSession || !pGetThreadWaitChain ||
         !(session = pOpenThreadWaitChainSession( 0, NULL )))
     {
-        ERR( "Wait Chain Traversal is not available\n" );
+        MESSAGE( "wine: watchdog: Wait Chain Traversal is not available; the watchdog is off\n" );
         return;
     }
 
@@ -278,6 +372,22 @@ static void CALLBACK watchdog_thread( void *arg )
     }
 }
 
+/* The variable's value: a whole number of seconds, 1 to MAX_TIMEOUT, in
+ * decimal digits only. 0 when it is anything else. */
+static ULONG parse_timeout( const WCHAR *value )
+{
+    ULONG seconds = 0;
+
+    if (!*value) return 0;
+    for (; *value; value++)
+    {
+        if (*value < '0' || *value > '9') return 0;
+        seconds = seconds * 10 + *value - '0';
+        if (seconds > MAX_TIMEOUT) return 0;
+    }
+    return seconds;
+}
+
 /***********************************************************************
  *           start_deadlock_watchdog
  *
@@ -286,15 +396,28 @@ static void CALLBACK watchdog_thread( void *arg )
 void start_deadlock_watchdog(void)
 {
     UNICODE_STRING name, value;
-    WCHAR buffer[16];
+    WCHAR buffer[32];
+    char text[100];
     HANDLE thread;
+    NTSTATUS status;
 
     RtlInitUnicodeString( &name, L"WINE_DEADLOCK_WATCHDOG" );
     value.Buffer = buffer;
     value.MaximumLength = sizeof(buffer) - sizeof(WCHAR);
-    if (RtlQueryEnvironmentVariable_U( NULL, &name, &value )) return;
-    buffer[value.Length / sizeof(WCHAR)] = 0;
-    if (!(timeout_seconds = wcstoul( buffer, NULL, 10 ))) return;
+    status = RtlQueryEnvironmentVariable_U( NULL, &name, &value );
+    if (status == STATUS_VARIABLE_NOT_FOUND) return;
+    if (status == STATUS_BUFFER_TOO_SMALL)
+        wcscpy( buffer, L"(a value too long to be seconds)" );
+    else if (status) return;
+    else buffer[value.Length / sizeof(WCHAR)] = 0;
+    /* WINE_DEADLOCK_WATCHDOG= (empty) is the shell's way to unset it */
+    if (!buffer[0]) return;
+    if (!(timeout_seconds = parse_timeout( buffer )))
+    {
+        MESSAGE( "wine: watchdog: WINE_DEADLOCK_WATCHDOG=%s is not a whole number of seconds from 1 to %u;"
+                 " the watchdog is off\n", utf8( buffer, text, sizeof(text) ), MAX_TIMEOUT );
+        return;
+    }
 
     TRACE( "watching for deadlocks of %lu s\n", timeout_seconds );
     if (!RtlCreateUserThread( GetCurrentProcess(), NULL, FALSE, 0, 0, 0, watchdog_thread, NULL, &thread, NULL ))

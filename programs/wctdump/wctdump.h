@@ -21,7 +21,12 @@
 #ifndef __WCTDUMP_H
 #define __WCTDUMP_H
 
-extern BOOL export_symbol( HANDLE process, DWORD64 base, DWORD64 addr, char *name, int size,
-                           DWORD64 *displacement );
+#include "walk_names.h"
+
+/* the version of the --json output's schema (README.md); a new version
+ * when a field changes meaning or goes, not when one is added */
+#define WCTDUMP_JSON_SCHEMA 2
+
+#define MAX_STACK 64
 
 #endif  /* __WCTDUMP_H */

@@ -1,0 +1,71 @@
+#!/bin/sh
+# make install (prefix and DESTDIR honoured) and make deb (a package that
+# depends on exactly the wine64 it was built for, unpacked with dpkg-deb
+# into a scratch root, as dpkg would install it): each installed launcher
+# runs Windows programs from another directory with the user's own
+# WINEPREFIX, on the installed layer (wctdump finds a deadlock, the
+# prefix's wineserver is the installed one); then both are removed.
+# Nothing outside the scratch directories changes.
+set -eu
+[ -z "$STOCK" ] || { echo "layer only"; exit 77; }
+. "$TOP/tools/testlib.sh"
+scratch=$(mktemp -d)
+trap '"$LAYER" --kill; rm -rf "$scratch"' EXIT
+build_exe "$TOP/tests/host/programs/hang.c" "$scratch/hang.exe"
+# the user's own prefix: the one the layer's tests use
+WINEPREFIX=$("$LAYER" --env | sed -n "s/^WINEPREFIX=//p")
+export WINEPREFIX
+unset WINEDEBUG
+fail=0
+
+# try LAUNCHER: a deadlocked program through it, reported by its wctdump
+try() {
+    launcher=$1 tree=$2
+    "$LAYER" --kill
+    (cd / && exec "$launcher" "$scratch/hang.exe" >"$scratch/hang.out" 2>"$scratch/hang.err") &
+    pid=""
+    for i in $(seq 600); do
+        pid=$(sed -n 's/^hang: pid \([0-9]*\) ready.*/\1/p' "$scratch/hang.out")
+        [ -n "$pid" ] && break
+        sleep 0.1
+    done
+    rc=0
+    [ -n "$pid" ] && (cd / && "$launcher" wctdump "$pid") >"$scratch/report" 2>&1 || rc=$?
+    server=$(for p in $(pgrep wineserver); do readlink "/proc/$p/exe"; done | grep -x "$tree/server/wineserver" || true)
+    "$launcher" --kill
+    wait
+    if [ -n "$pid" ] && [ $rc = 1 ] && grep -q '^1 deadlock involving 2 threads' "$scratch/report" && [ -n "$server" ]; then
+        echo "$launcher: hang.exe ran, wctdump found its deadlock, the server was $server"
+    else
+        echo "$launcher: pid '$pid', wctdump exit $rc, server '$server':"
+        cat "$scratch/hang.err" "$scratch/report" | tail -20; fail=1
+    fi
+}
+
+echo "make install DESTDIR=$scratch/destdir prefix=/opt/wine-layer"
+make -s -C "$TOP" install DESTDIR="$scratch/destdir" prefix=/opt/wine-layer >"$scratch/install.log" 2>&1 ||
+    { cat "$scratch/install.log"; exit 1; }
+root="$scratch/destdir/opt/wine-layer"
+[ -x "$root/bin/wine-layer" ] && [ -x "$root/lib/wine-layer/loader/wine64" ] &&
+    [ -f "$root/lib/wine-layer/programs/wctdump/x86_64-windows/wctdump.exe" ] ||
+    { echo "make install did not install under DESTDIR/prefix:"; find "$scratch/destdir" | head -20; exit 1; }
+try "$root/bin/wine-layer" "$root/lib/wine-layer"
+make -s -C "$TOP" uninstall DESTDIR="$scratch/destdir" prefix=/opt/wine-layer >>"$scratch/install.log" 2>&1
+left=$(find "$scratch/destdir" -type f | wc -l)
+[ "$left" = 0 ] && echo "make uninstall removed it" || { echo "make uninstall left $left files"; fail=1; }
+
+echo "make deb"
+make -s -C "$TOP" deb >"$scratch/deb.log" 2>&1 || { cat "$scratch/deb.log"; exit 1; }
+deb=$(ls "$TOP"/build/deb/wine-layer_*_amd64.deb)
+depends=$(dpkg-deb -f "$deb" Depends)
+wine_version=$(sed -n 's/^WINE_VERSION="\(.*\)"$/\1/p' "$TOP/loader/wine-layer")
+case "$depends" in
+    *"wine64 (= $wine_version)"*) echo "$(basename "$deb"): Depends: $depends" ;;
+    *) echo "$(basename "$deb") depends on '$depends', not wine64 (= $wine_version)"; fail=1 ;;
+esac
+dpkg-deb -x "$deb" "$scratch/debroot"
+try "$scratch/debroot/usr/bin/wine-layer" "$scratch/debroot/usr/lib/wine-layer"
+listing=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | grep -c '^./usr/lib/wine-layer/.*[^/]$')
+[ "$listing" -gt 10 ] && echo "the package holds $listing files of the layer" || { echo "the package holds $listing files"; fail=1; }
+rm -rf "$scratch/debroot"
+exit $fail

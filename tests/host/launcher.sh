@@ -1,0 +1,76 @@
+#!/bin/sh
+# The launcher: its own --help and --version, --env refuses a program, a
+# prefix of another user gets a hint, a prefix set up by the other flavour
+# is not rewritten silently, a 32-bit program is told to use --stock, and
+# 100 programs launched back to back (four at a time, each right after
+# another) are never refused because a Wine process passing through the
+# server's directory was taken for another wineserver.
+set -eu
+[ -z "$STOCK" ] || { echo "layer only"; exit 77; }
+dir="$TESTBIN/host/launcher"
+rm -rf "$dir"
+mkdir -p "$dir"
+printf 'int main(void) { return 0; }\n' >"$dir/true.c"
+x86_64-w64-mingw32-gcc -o "$dir/true.exe" "$dir/true.c"
+unset WINEDEBUG
+fail=0
+
+# run STATUS PATTERN ARGS...: the launcher's exit status and a line of its output
+run() {
+    status=$1 pattern=$2; shift 2
+    rc=0
+    "$LAYER" "$@" >"$dir/out" 2>&1 || rc=$?
+    if [ $rc = "$status" ] && grep -qF -- "$pattern" "$dir/out"; then
+        echo "wine-layer $*: exit $rc, '$(grep -F -- "$pattern" "$dir/out" | head -1)'"
+    else
+        echo "wine-layer $*: exit $rc:"; sed 's/^/    | /' "$dir/out"
+        echo "    expected exit $status and '$pattern'"; fail=1
+    fi
+}
+
+run 0 "Usage: wine-layer [--stock] PROGRAM" --help
+if grep -q "Usage: wine PROGRAM" "$dir/out"; then echo "--help prints Wine's usage"; fail=1; fi
+run 0 "runs on wine-8.0" --version
+grep -q "^wine-layer [0-9]" "$dir/out" || { echo "--version: no version of the layer"; fail=1; }
+run 1 "--env prints the environment and runs nothing: drop 'true.exe'" --env true.exe
+run 1 "unknown option --bogus" --bogus
+
+# a 32-bit program: the same file, marked for i386
+cp "$dir/true.exe" "$dir/true32.exe"
+lfanew=$(od -An -tu4 -j60 -N4 "$dir/true32.exe" | tr -d ' ')
+printf '\114\001' | dd of="$dir/true32.exe" bs=1 seek=$((lfanew + 4)) conv=notrunc 2>/dev/null
+run 1 "the layer runs 64-bit programs only" "$dir/true32.exe"
+grep -qF -- "--stock" "$dir/out" || { echo "no hint to use --stock"; fail=1; }
+
+# a prefix of another user
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+    mkdir -p "$dir/theirs"
+    chown nobody "$dir/theirs"
+    WINEPREFIX="$dir/theirs" run 1 "set WINEPREFIX to a directory of yours" "$dir/true.exe"
+else
+    echo "(not root: the prefix of another user is not tried)"
+fi
+
+# a prefix the layer set up, run with stock Wine, and one set up by another Wine
+mkdir -p "$dir/switch"
+: >"$dir/switch/system.reg"
+echo 1 >"$dir/switch/.update-timestamp"
+echo layer >"$dir/switch/.wine-layer-flavour"
+WINEPREFIX="$dir/switch" run 1 "was set up by the layer; running stock Wine there makes Wine update the prefix" \
+    --stock "$dir/true.exe"
+rm "$dir/switch/.wine-layer-flavour"
+WINEPREFIX="$dir/switch" run 1 "was set up by another Wine; running the layer there" "$dir/true.exe"
+
+# 100 launches, each right after another
+"$LAYER" --kill
+seq 100 | xargs -P4 -I{} sh -c '"$1" "$2" >"$3/launch.{}" 2>&1 || echo "launch {} failed: $(cat "$3/launch.{}")"' \
+    sh "$LAYER" "$dir/true.exe" "$dir" >"$dir/launches" 2>&1 || true
+refused=$(grep -l "served by another wineserver" "$dir"/launch.* 2>/dev/null | wc -l)
+failed=$(grep -c "failed" "$dir/launches" || true)
+if [ "$refused" = 0 ] && [ "$failed" = 0 ]; then
+    echo "100 launches: none refused"
+else
+    echo "100 launches: $refused refused, $failed failed:"; head -5 "$dir/launches"; fail=1
+fi
+"$LAYER" --kill
+exit $fail

@@ -1,0 +1,108 @@
+#!/bin/sh
+# Install the layer like software, or package it for Debian.
+#
+# Usage: tools/install.sh install STAGED "MODULES" DIR     (make install)
+#        tools/install.sh uninstall DIR                    (make uninstall)
+#        tools/install.sh deb STAGED "MODULES" OUTDIR VERSION WINE_VERSION   (make deb)
+#
+# install puts the launcher in DIR/bin/wine-layer and what the layer
+# replaces or adds (the loader, the wineserver, the modules of MODULES,
+# wctdump) in DIR/lib/wine-layer, laid out as in the build tree, which is
+# how Wine's loader finds its modules there. The launcher finds that
+# directory beside itself, so the installed tree may be moved (DESTDIR, or
+# a package unpacked anywhere). Every other module comes from the installed
+# Wine, as in the build tree.
+#
+# deb installs into OUTDIR/root/usr and makes OUTDIR/wine-layer_VERSION_amd64.deb
+# with dpkg-deb; it depends on exactly the wine64 it was built against.
+#
+# Copyright 2026 The wine-backtrace-wct authors
+# SPDX-License-Identifier: LGPL-2.1-or-later
+
+set -eu
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+
+say() { echo "install: $*"; }
+die() { echo "install: $*" >&2; exit 1; }
+
+# the files of one module of the build tree, relative to it
+module_files() {
+    staged=$1 m=$2
+    case $m in
+        loader) echo loader/wine64 loader/wine64-preloader loader/wine.inf ;;
+        server) echo server/wineserver ;;
+        *) (cd "$staged" && ls "$m"/x86_64-windows/*.dll "$m"/x86_64-windows/*.exe "$m"/*.so 2>/dev/null) || true ;;
+    esac
+}
+
+do_install() {
+    staged=$1 modules=$2 dir=$3
+    [ -x "$staged/loader/wine64" ] || die "the layer is not built in $staged: run make"
+    [ -x "$TOP/loader/wine-layer" ] || die "loader/wine-layer is missing: run ./configure"
+    lib="$dir/lib/wine-layer"
+    say "installing the launcher in $dir/bin and the layer in $lib"
+    rm -rf "$lib"
+    mkdir -p "$dir/bin" "$lib"
+    for m in $modules; do
+        files=$(module_files "$staged" "$m")
+        [ -n "$files" ] || die "nothing of $m is built in $staged"
+        for f in $files; do
+            mkdir -p "$lib/$(dirname "$f")"
+            # -p: the prefix records wine.inf's time; keep it the build tree's
+            cp -p "$staged/$f" "$lib/$f"
+        done
+    done
+    # the loader of a build tree looks for the NLS files there: the
+    # installed Wine's, linked as in the build tree
+    mkdir -p "$lib/nls"
+    cp -P "$staged"/nls/*.nls "$lib/nls/"
+    sed 's|^BUILDDIR=.*|BUILDDIR=""|' "$TOP/loader/wine-layer" >"$dir/bin/wine-layer"
+    chmod 755 "$dir/bin/wine-layer"
+    say "done: $(find "$lib" -type f | wc -l) files and the NLS links; run programs with $dir/bin/wine-layer PROGRAM"
+}
+
+do_uninstall() {
+    dir=$1
+    say "removing $dir/bin/wine-layer and $dir/lib/wine-layer"
+    rm -f "$dir/bin/wine-layer"
+    rm -rf "$dir/lib/wine-layer"
+}
+
+do_deb() {
+    staged=$1 modules=$2 out=$3 version=$4 wine_version=$5
+    root="$out/root"
+    deb="$out/wine-layer_${version}_amd64.deb"
+    command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
+    rm -rf "$root"
+    do_install "$staged" "$modules" "$root/usr"
+    mkdir -p "$root/DEBIAN" "$root/usr/share/doc/wine-layer"
+    cp "$TOP/README.md" "$root/usr/share/doc/wine-layer/"
+    size=$(du -sk "$root/usr" | cut -f1)
+    cat >"$root/DEBIAN/control" <<EOF
+Package: wine-layer
+Version: $version
+Architecture: amd64
+Maintainer: wine-backtrace-wct <layer@localhost>
+Installed-Size: $size
+Depends: wine64 (= $wine_version), libc6, libunwind8
+Section: otherosfs
+Priority: optional
+Homepage: https://gitlab.winehq.org/wine/wine
+Description: stack back-traces and wait chains for Wine $wine_version
+ Replacement ntdll, advapi32, ntoskrnl.exe, coredll and wineserver for
+ Debian's Wine, run by the wine-layer launcher, with Windows' stack
+ back-trace functions, Wait Chain Traversal and GetThreadCallStack, and
+ wctdump, a hang and deadlock reporter.
+EOF
+    say "building $deb"
+    dpkg-deb --root-owner-group --build "$root" "$deb" >/dev/null
+    say "done: $deb ($(dpkg-deb -f "$deb" Depends))"
+}
+
+case "${1:-}" in
+    install) shift; do_install "$@" ;;
+    uninstall) shift; do_uninstall "$@" ;;
+    deb) shift; do_deb "$@" ;;
+    *) die "usage: tools/install.sh install|uninstall|deb ..." ;;
+esac
