@@ -74,7 +74,7 @@ for l in $WINELIB_LIBS; do targets="$targets dlls/$l/lib$l.a"; done
 step "modules:$(echo "$MODULES" | tr -s ' ' | sed 's/^/ /')" "$JOBS" $targets
 
 # Our own files must compile without a single warning (Wine builds with -Werror).
-ours=$(cd "$(dirname "$0")/.." && find dlls server programs include -name '*.[ch]' 2>/dev/null | sed 's/[.]/[.]/g' | paste -sd'|')
+ours=$(cd "$(dirname "$0")/.." && . tools/config.sh && find $OVERLAY_DIRS -name '*.[ch]' 2>/dev/null | sed 's/[.]/[.]/g' | paste -sd'|')
 if [ -n "$ours" ] && grep -E "^($ours):[0-9]+:[0-9]+: warning:" "$LOG" >&2; then
     echo "build: our files have warnings (above); fix them" >&2
     exit 1
