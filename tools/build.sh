@@ -62,10 +62,13 @@ fi
 : >"$LOG"
 # One bison run writes both X.tab.c and X.tab.h, but make may start it twice
 # in a parallel build and compile a half-written header: make them one by one.
-parsers=$(cd "$STAGED" && ls tools/*/*.y | sed 's/\.y$/.tab.c/')
-step "parsers" 1 $parsers
-[ -x "$STAGED/tools/winebuild/winebuild" ] || echo "build: Wine's build tools (about a minute, once)"
-step "Wine's build tools" "$JOBS" __tooldeps__
+# A tree configured --with-wine-tools=DIR uses the tools built in DIR.
+if grep -q '^toolsdir = $' "$STAGED/Makefile"; then
+    parsers=$(cd "$STAGED" && ls tools/*/*.y | sed 's/\.y$/.tab.c/')
+    step "parsers" 1 $parsers
+    [ -x "$STAGED/tools/winebuild/winebuild" ] || echo "build: Wine's build tools (about a minute, once)"
+    step "Wine's build tools" "$JOBS" __tooldeps__
+fi
 
 targets=""
 for m in $MODULES; do targets="$targets $m/all"; done

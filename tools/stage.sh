@@ -7,6 +7,9 @@
 #   SRCDIR    this project's checkout
 #   PRISTINE  Debian's unpacked wine source (tools/setup.sh fetches it)
 #   STAGED    the tree to build in
+#        tools/stage.sh --prepare TREE [CONFIGURE-OPTION...]
+#   only the generation and configure steps, for a tree that already holds
+#   the layer's sources (host/series: the series applied with git am)
 #
 # Re-running is cheap: the tree is copied and patched again only when the
 # pristine source or the patch series changed; overlay files are copied when
@@ -18,16 +21,21 @@
 
 set -eu
 
-SRC=$(cd "${1:?usage: tools/stage.sh SRCDIR PRISTINE STAGED}" && pwd)
-PRISTINE=$(cd "${2:?missing PRISTINE}" && pwd)
-STAGED=${3:?missing STAGED}
-
-. "$SRC/tools/config.sh"
-
 say() { echo "stage: $*"; }
 die() { echo "stage: error: $*" >&2; exit 1; }
 
-[ -f "$PRISTINE/.complete" ] || die "$PRISTINE is not a complete Wine source (run tools/setup.sh)"
+if [ "${1:-}" = "--prepare" ]; then
+    PREPARE=1 STAGED=${2:?usage: tools/stage.sh --prepare TREE [CONFIGURE-OPTION...]}
+    shift 2
+else
+    PREPARE="" SRC=$(cd "${1:?usage: tools/stage.sh SRCDIR PRISTINE STAGED}" && pwd)
+    PRISTINE=$(cd "${2:?missing PRISTINE}" && pwd)
+    STAGED=${3:?missing STAGED}
+    shift 3
+    . "$SRC/tools/config.sh"
+    [ -f "$PRISTINE/.complete" ] || die "$PRISTINE is not a complete Wine source (run tools/setup.sh)"
+fi
+
 
 series_stamp() {
     (cat "$SRC/patches/series"; grep -v '^#' "$SRC/patches/series" | while read -r p; do
@@ -81,11 +89,11 @@ generate() {
 }
 
 configure_wine() {
-    say "configuring Wine (64-bit, headless, no tests)"
+    say "configuring Wine (64-bit, headless, no tests${*:+; $*})"
     cd "$STAGED"
     autoreconf -fi >/dev/null 2>&1 || die "autoreconf failed"
     ./configure -q --enable-win64 --with-mingw --without-x --without-freetype \
-        --disable-tests >configure.log 2>&1 ||
+        --disable-tests "$@" >configure.log 2>&1 ||
         { tail -20 configure.log; die "Wine's configure failed (see $STAGED/configure.log)"; }
     cd - >/dev/null
 }
@@ -126,6 +134,12 @@ hid_wine_file() {
     done
     return 1
 }
+
+if [ -n "$PREPARE" ]; then
+    generate
+    configure_wine "$@"
+    exit 0
+fi
 
 stamp=$(series_stamp)
 if [ ! -f "$STAGED/.staged" ] || [ "$(cat "$STAGED/.staged")" != "$stamp" ] ||

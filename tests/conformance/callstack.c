@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <windows.h>
 #include <psapi.h>
+#include <winternl.h>
 #include <pkfuncs.h>
 #include "deny_access.h"
 

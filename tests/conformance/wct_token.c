@@ -209,7 +209,7 @@ static void add_not_enforced( const char *what )
 static BOOL windows_has( BOOL cond, const char *id, const char *what )
 {
     if (cond) return TRUE;
-    if (!running_under_wine())
+    if (strcmp( winetest_platform, "wine" ))
     {
         ok( 0, "%s: %s\n", id, what );
         return FALSE;
