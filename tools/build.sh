@@ -62,10 +62,13 @@ fi
 : >"$LOG"
 # One bison run writes both X.tab.c and X.tab.h, but make may start it twice
 # in a parallel build and compile a half-written header: make them one by one.
-parsers=$(cd "$STAGED" && ls tools/*/*.y | sed 's/\.y$/.tab.c/')
-step "parsers" 1 $parsers
-[ -x "$STAGED/tools/winebuild/winebuild" ] || echo "build: Wine's build tools (about a minute, once)"
-step "Wine's build tools" "$JOBS" __tooldeps__
+# A tree configured --with-wine-tools=DIR uses the tools built in DIR.
+if grep -q '^toolsdir = $' "$STAGED/Makefile"; then
+    parsers=$(cd "$STAGED" && ls tools/*/*.y | sed 's/\.y$/.tab.c/')
+    step "parsers" 1 $parsers
+    [ -x "$STAGED/tools/winebuild/winebuild" ] || echo "build: Wine's build tools (about a minute, once)"
+    step "Wine's build tools" "$JOBS" __tooldeps__
+fi
 
 targets=""
 for m in $MODULES; do targets="$targets $m/all"; done
@@ -74,7 +77,7 @@ for l in $WINELIB_LIBS; do targets="$targets dlls/$l/lib$l.a"; done
 step "modules:$(echo "$MODULES" | tr -s ' ' | sed 's/^/ /')" "$JOBS" $targets
 
 # Our own files must compile without a single warning (Wine builds with -Werror).
-ours=$(cd "$(dirname "$0")/.." && find dlls server programs include -name '*.[ch]' 2>/dev/null | sed 's/[.]/[.]/g' | paste -sd'|')
+ours=$(cd "$(dirname "$0")/.." && . tools/config.sh && find $OVERLAY_DIRS -name '*.[ch]' 2>/dev/null | sed 's/[.]/[.]/g' | paste -sd'|')
 if [ -n "$ours" ] && grep -E "^($ours):[0-9]+:[0-9]+: warning:" "$LOG" >&2; then
     echo "build: our files have warnings (above); fix them" >&2
     exit 1

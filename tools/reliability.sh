@@ -5,6 +5,8 @@
 # Usage: tools/reliability.sh        (run by 'make reliability')
 # The results of 'make sanitize' and 'make valgrind' (build/sanitize and
 # build/valgrind, each a run of several minutes) are listed when present.
+# The figures come from the tests' machine-readable "figure: KEY=VALUE ..."
+# lines and from runtests.sh's result lines, never from their prose.
 #
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -22,9 +24,21 @@ mkdir -p "$LOGS"
 "$TOP/tools/runtests.sh" $TESTS | tee "$LOGS/reliability.txt"
 status=$?
 
-# figure TEST PATTERN: the first log line matching PATTERN, without its prefix
+# figure TEST TEXT: TEXT with each {KEY} replaced by KEY's value on the
+# test's "figure: KEY=VALUE ..." lines (the test's machine-readable results;
+# "?" for a value the test did not print)
 figure() {
-    grep -E "$2" "$LOGS/$1.log" 2>/dev/null | head -1 | sed 's/^[^ ]*: //; s/\r$//'
+    sed -n 's/\r$//; s/^.*figure: //p' "$LOGS/$1.log" 2>/dev/null |
+        awk -v text="$2" '{ for (i = 1; i <= NF; i++) if ((p = index($i, "=")) > 1) v[substr($i, 1, p - 1)] = substr($i, p + 1) }
+             END { while (match(text, /\{[a-z_]+\}/)) {
+                       k = substr(text, RSTART + 1, RLENGTH - 2)
+                       text = substr(text, 1, RSTART - 1) ((k in v) ? v[k] : "?") substr(text, RSTART + RLENGTH)
+                   }
+                   print text }'
+}
+# checks TEST: how many checks runtests.sh counted in the test
+checks() {
+    grep -E "^PASS $1 " "$LOGS/reliability.txt" | sed -n 's/.*(\([0-9]*\) checks.*/\1/p'
 }
 result() {
     grep -E "^(PASS|FAIL|SKIP) $1 " "$LOGS/reliability.txt" | cut -d' ' -f1
@@ -81,25 +95,25 @@ stability_row() {
     echo "| what | test | figure | result |"
     echo "|---|---|---|---|"
     row "the get_wait_chain request sent straight to the wineserver: random and boundary thread ids, every flag bit, reply buffers of every size; then a new process must start" \
-        conformance/server_fuzz "$(figure conformance/server_fuzz 'requests in')" conformance/server_fuzz
+        conformance/server_fuzz "$(figure conformance/server_fuzz '{requests} requests in {ms} ms: {ok} ok, {not_found} not found, {invalid} invalid, {denied} denied, {other} other')" conformance/server_fuzz
     row "chains queried while their threads exit and mutexes are released or abandoned, and while waited-for processes die" \
-        conformance/wct_races "$(figure conformance/wct_races 'rounds;')" conformance/wct_races
+        conformance/wct_races "$(figure conformance/wct_races '{rounds} rounds; next handle {handle_before} -> {handle_after}; {children_retried} of {children} children started at the second try')" conformance/wct_races
     row "the wineserver's resident memory across a warm-up and 10^4 further race rounds" \
-        host/server_memory "$(grep VmRSS "$LOGS/host/server_memory.log" 2>/dev/null)" host/server_memory
+        host/server_memory "$(figure host/server_memory 'wineserver VmRSS: {rss_before_kb} kB after the warm-up, {rss_after_kb} kB after {rounds} more rounds')" host/server_memory
     row "64 threads taking back-traces while another loads and frees DLLs" \
-        conformance/backtrace "$(figure conformance/backtrace 'R-22:')" conformance/backtrace
+        conformance/backtrace "$(figure conformance/backtrace '{traces} traces by {threads} threads during {loads} loads and frees, {malformed} malformed')" conformance/backtrace
     row "back-traces of corrupted stacks: NULL and unmapped return addresses, a frame pointer into unmapped memory" \
-        conformance/backtrace_corrupt "$(figure conformance/backtrace_corrupt 'tests executed')" conformance/backtrace_corrupt
+        conformance/backtrace_corrupt "$(checks conformance/backtrace_corrupt) checks" conformance/backtrace_corrupt
     row "back-traces through the same return addresses again and again (the recipe cache), and through a DLL replaced by another one laid out differently at the same address" \
-        conformance/backtrace_reload "$(figure conformance/backtrace_reload 'repeat:'); $(figure conformance/backtrace_reload 'reload:')" conformance/backtrace_reload
+        conformance/backtrace_reload "$(figure conformance/backtrace_reload '{repeat_captures} captures of {repeat_frames} frames, {repeat_differences} differences; unwind_b.dll loaded where unwind_a.dll was: {reload_same_base}')" conformance/backtrace_reload
     row "GetThreadCallStack of a thread that keeps taking the heap and loader locks" \
-        conformance/callstack "$(figure conformance/callstack 'locks:')" conformance/callstack
+        conformance/callstack "$(figure conformance/callstack '{lock_walked} of {lock_walks} walks returned frames')" conformance/callstack
     row "GetThreadCallStack of threads that exit while walked" \
-        conformance/callstack "$(figure conformance/callstack 'exiting threads:')" conformance/callstack
+        conformance/callstack "$(figure conformance/callstack '{exiting_walked} walked, {exiting_gone} gone')" conformance/callstack
     row "threads and processes the caller may not open: ERROR_ACCESS_DENIED, WctStatusNoAccess, no frames" \
         "conformance/wct (W-28, W-29), conformance/callstack (C-12)" "DACL-protected child processes" conformance/wct
     row "restricted tokens (deny-only groups, removed privileges, restricting SIDs, a restricted child process, impersonation, asynchronous requests): the layer answers exactly what OpenThread/OpenProcess allow for the same token; what Wine 8.0 does not enforce is listed in docs/ACCESS.md" \
-        conformance/wct_token "$(figure conformance/wct_token '^tokens: [0-9]+ checks:')" conformance/wct_token
+        conformance/wct_token "$(figure conformance/wct_token '{checks} checks: {as_windows} as on Windows, {not_enforced} not enforced by this Wine ({not_enforced_ids}); the layer agreed with OpenThread/OpenProcess in {agreed} of {compared}')" conformance/wct_token
     echo
     echo "## Sanitizers, valgrind and stability"
     echo

@@ -8,6 +8,8 @@
 #             (default: every test)
 #   --stock   run the conformance tests on the installed stock Wine; the
 #             failures tests/stock-expected.txt lists are expected there
+#   TEST_RUNNER=CMD  run the test programs with CMD instead of the launcher
+#             and leave the wineserver to the caller (tools/valgrind.sh)
 #
 # Conformance tests are tests/conformance/NAME.c, single-file programs in
 # Wine's test framework (#define STANDALONE, START_TEST); their .exe files in
@@ -24,7 +26,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tools/testlib.sh"
 TIMEOUT=${TEST_TIMEOUT:-300}
-WINE_SOURCE=${WINE_SOURCE:-$TOP/build/cache/wine-source}
+WINE_SOURCE=${WINE_SOURCE:-$TOP/$WINE_SOURCE_DEFAULT}
 export STAGED TESTBIN LAYER WINE_SOURCE TOP
 
 flavour=layer
@@ -89,7 +91,7 @@ run_conformance() {
         report "$name" FAIL "does not build" "$log"
         return
     fi
-    (cd "$TESTBIN/conformance" && timeout "$TIMEOUT" "$LAYER" $STOCK "$exe") >"$log" 2>&1
+    (cd "$TESTBIN/conformance" && timeout "$TIMEOUT" ${TEST_RUNNER:-"$LAYER"} $STOCK "$exe") >"$log" 2>&1
     rc=$?
     took=$(( $(date +%s) - start ))
     summary=$(grep -E '^[0-9a-f]+:[a-z_0-9]+: [0-9]+ tests executed' "$log" | tail -1)
@@ -142,7 +144,7 @@ for t in $tests; do
     fi
 done
 
-"$LAYER" $STOCK --kill
+[ -n "${TEST_RUNNER:-}" ] || "$LAYER" $STOCK --kill
 [ -n "$failures" ] && echo "failed:$failures"
 if [ $flavour = stock ]; then
     echo "$passed passed, $failed failed ($expected of them expected on stock Wine, tests/stock-expected.txt)," \

@@ -22,7 +22,8 @@
 set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-WINE_SOURCE=${WINE_SOURCE:-$TOP/build/cache/wine-source}
+. "$TOP/tools/config.sh"
+WINE_SOURCE=${WINE_SOURCE:-$TOP/$WINE_SOURCE_DEFAULT}
 WINE_LAYER_TREE=$(cd "${1:?usage: tools/sanitize.sh SANTREE [TEST...]}" && pwd) || exit 1
 shift
 REPORTS="$TOP/build/sanitize"

@@ -10,8 +10,10 @@
 
 set -eu
 
-WINE_VERSION="8.0~repack-4"
-CACHE=${1:-$(cd "$(dirname "$0")/.." && pwd)/build/cache}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/tools/config.sh"
+CACHE=${1:-$TOP/$(dirname "$WINE_SOURCE_DEFAULT")}
+SOURCE="$CACHE/$(basename "$WINE_SOURCE_DEFAULT")"
 
 PACKAGES="wine64 wine64-tools gcc-mingw-w64-x86-64 gcc make perl flex bison
 autoconf automake dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
@@ -64,7 +66,7 @@ add_deb_src() {
 
 fetch_source() {
     dsc="$CACHE/wine_$(echo "$WINE_VERSION" | sed 's/^[0-9]*://').dsc"
-    [ -d "$CACHE/wine-source" ] && [ -f "$CACHE/wine-source/.complete" ] && return 0
+    [ -d "$SOURCE" ] && [ -f "$SOURCE/.complete" ] && return 0
     add_deb_src
     mkdir -p "$CACHE"
     if [ ! -f "$dsc" ]; then
@@ -74,15 +76,15 @@ fetch_source() {
             { cat "$CACHE/fetch.log" >&2; die "apt-get source wine=$WINE_VERSION failed"; }
     fi
     say "unpacking the Wine source"
-    rm -rf "$CACHE/wine-source"
-    dpkg-source -q -x "$dsc" "$CACHE/wine-source" >"$CACHE/unpack.log" 2>&1 ||
+    rm -rf "$SOURCE"
+    dpkg-source -q -x "$dsc" "$SOURCE" >"$CACHE/unpack.log" 2>&1 ||
         { cat "$CACHE/unpack.log" >&2; die "could not unpack $dsc"; }
-    ver=$(dpkg-parsechangelog -l "$CACHE/wine-source/debian/changelog" -S Version)
+    ver=$(dpkg-parsechangelog -l "$SOURCE/debian/changelog" -S Version)
     [ "$ver" = "$WINE_VERSION" ] || die "fetched source is $ver, expected $WINE_VERSION"
-    touch "$CACHE/wine-source/.complete"
+    touch "$SOURCE/.complete"
 }
 
 install_packages
 check_installed_wine
 fetch_source
-echo "setup: ok (wine $WINE_VERSION; source in $CACHE/wine-source)"
+echo "setup: ok (wine $WINE_VERSION; source in $SOURCE)"

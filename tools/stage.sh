@@ -7,27 +7,35 @@
 #   SRCDIR    this project's checkout
 #   PRISTINE  Debian's unpacked wine source (tools/setup.sh fetches it)
 #   STAGED    the tree to build in
+#        tools/stage.sh --prepare TREE [CONFIGURE-OPTION...]
+#   only the generation and configure steps, for a tree that already holds
+#   the layer's sources (host/series: the series applied with git am)
 #
 # Re-running is cheap: the tree is copied and patched again only when the
 # pristine source or the patch series changed; overlay files are copied when
-# they are newer than the staged copy, so make rebuilds only what they touch.
+# they differ from the staged copy, so make rebuilds only what they touch,
+# and removed from the staged tree when they are deleted from the checkout.
 #
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 set -eu
 
-SRC=$(cd "${1:?usage: tools/stage.sh SRCDIR PRISTINE STAGED}" && pwd)
-PRISTINE=$(cd "${2:?missing PRISTINE}" && pwd)
-STAGED=${3:?missing STAGED}
-
-# Directories of the checkout that mirror Wine's tree.
-OVERLAY_DIRS="dlls include server programs"
-
 say() { echo "stage: $*"; }
 die() { echo "stage: error: $*" >&2; exit 1; }
 
-[ -f "$PRISTINE/.complete" ] || die "$PRISTINE is not a complete Wine source (run tools/setup.sh)"
+if [ "${1:-}" = "--prepare" ]; then
+    PREPARE=1 STAGED=${2:?usage: tools/stage.sh --prepare TREE [CONFIGURE-OPTION...]}
+    shift 2
+else
+    PREPARE="" SRC=$(cd "${1:?usage: tools/stage.sh SRCDIR PRISTINE STAGED}" && pwd)
+    PRISTINE=$(cd "${2:?missing PRISTINE}" && pwd)
+    STAGED=${3:?missing STAGED}
+    shift 3
+    . "$SRC/tools/config.sh"
+    [ -f "$PRISTINE/.complete" ] || die "$PRISTINE is not a complete Wine source (run tools/setup.sh)"
+fi
+
 
 series_stamp() {
     (cat "$SRC/patches/series"; grep -v '^#' "$SRC/patches/series" | while read -r p; do
@@ -81,32 +89,61 @@ generate() {
 }
 
 configure_wine() {
-    say "configuring Wine (64-bit, headless, no tests)"
+    say "configuring Wine (64-bit, headless, no tests${*:+; $*})"
     cd "$STAGED"
     autoreconf -fi >/dev/null 2>&1 || die "autoreconf failed"
     ./configure -q --enable-win64 --with-mingw --without-x --without-freetype \
-        --disable-tests >configure.log 2>&1 ||
+        --disable-tests "$@" >configure.log 2>&1 ||
         { tail -20 configure.log; die "Wine's configure failed (see $STAGED/configure.log)"; }
     cd - >/dev/null
 }
 
+# Our files, as the checkout has them now; STAGED/.overlay lists those
+# copied last time.
+overlay_files() {
+    (cd "$SRC" && find $OVERLAY_DIRS -type f ! -name '.*' 2>/dev/null | sort)
+}
+
+# Files staged from the checkout before and deleted from it since.
+deleted_files() {
+    [ -f "$STAGED/.overlay" ] || return 0
+    overlay_files | comm -13 - "$STAGED/.overlay"
+}
+
 overlay() {
-    cd "$SRC"
-    for d in $OVERLAY_DIRS; do
-        [ -d "$d" ] || continue
-        find "$d" -type f ! -name '.*' | while read -r f; do
-            if [ ! -e "$STAGED/$f" ] || ! cmp -s "$f" "$STAGED/$f"; then
-                mkdir -p "$STAGED/$(dirname "$f")"
-                cp "$f" "$STAGED/$f"
-            fi
-        done
+    for f in $(deleted_files); do
+        say "removing $f (deleted from the checkout)"
+        rm -f "$STAGED/$f"
     done
+    overlay_files >"$STAGED/.overlay"
+    cd "$SRC"
+    while read -r f; do
+        if [ ! -e "$STAGED/$f" ] || ! cmp -s "$f" "$STAGED/$f"; then
+            mkdir -p "$STAGED/$(dirname "$f")"
+            cp "$f" "$STAGED/$f"
+        fi
+    done <"$STAGED/.overlay"
     cd - >/dev/null
 }
 
+# A deleted file of ours that stood in for one of Wine's: only a new copy
+# of the tree brings Wine's (patched) version back.
+hid_wine_file() {
+    for f in $(deleted_files); do
+        [ -e "$PRISTINE/$f" ] && { say "$f was deleted from the checkout and hid Wine's own"; return 0; }
+    done
+    return 1
+}
+
+if [ -n "$PREPARE" ]; then
+    generate
+    configure_wine "$@"
+    exit 0
+fi
+
 stamp=$(series_stamp)
 if [ ! -f "$STAGED/.staged" ] || [ "$(cat "$STAGED/.staged")" != "$stamp" ] ||
-   [ "$PRISTINE/.complete" -nt "$STAGED/.staged" ]; then
+   [ "$PRISTINE/.complete" -nt "$STAGED/.staged" ] || hid_wine_file; then
     copy_pristine
     apply_patches
     overlay

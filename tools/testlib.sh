@@ -5,6 +5,8 @@
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+. "$TOP/tools/config.sh"
+
 # WINE_LAYER_TREE and TESTBIN select another build of the layer and another
 # place for the test programs and logs (tools/sanitize.sh).
 STAGED="${WINE_LAYER_TREE:-$TOP/build/wine}"
@@ -12,8 +14,14 @@ TESTBIN="${TESTBIN:-$TOP/build/tests}"
 LAYER="$TOP/loader/wine-layer"
 
 pe_libs() {
-    for l in winecrt0 msvcrt kernel32 ntdll advapi32 user32; do
+    for l in $TEST_LIBS; do
         printf '%s ' "$STAGED/dlls/$l/x86_64-windows/lib$l.a"
+    done
+}
+
+winelib_libs() {
+    for l in $WINELIB_LIBS; do
+        printf '%s ' "$STAGED/dlls/$l/lib$l.a"
     done
 }
 
@@ -61,8 +69,7 @@ build_winelib_modules() {
         if ! [ "$so" -nt "$spec" ] || ! [ "$so" -nt "${spec%.spec}.c" ]; then
             mkdir -p "$TESTBIN/winelib/x86_64-unix"
             "$STAGED/tools/winegcc/winegcc" --wine-objdir "$STAGED" -shared -Wall -Werror -O2 -o "$so" \
-                "${spec%.spec}.c" "$spec" "$STAGED/dlls/winecrt0/libwinecrt0.a" \
-                "$STAGED/dlls/kernel32/libkernel32.a" "$STAGED/dlls/ntdll/libntdll.a" || return 1
+                "${spec%.spec}.c" "$spec" $(winelib_libs) || return 1
         fi
         [ "$dest/$name.dll" -nt "$spec" ] ||
             "$STAGED/tools/winebuild/winebuild" --dll --fake-module -E "$spec" -F "$name.dll" \

@@ -9,10 +9,11 @@
 #   and 10^5: under memcheck they take about a minute in all)
 #
 # The prefix build/prefix-valgrind is made once by the plain wineserver; the
-# test programs run with the layer's loader directly, since the launcher
-# refuses a prefix served by another executable (here valgrind). Output in
-# build/valgrind/: memcheck.log, a log per test, summary.txt (read by
-# tools/reliability.sh).
+# tests run through tools/runtests.sh with the layer's loader directly
+# (TEST_RUNNER), since the launcher refuses a prefix served by another
+# executable (here valgrind). Output in build/valgrind/: memcheck.log,
+# tests.txt (runtests.sh's lines), the tests' logs in conformance/, and
+# summary.txt (read by tools/reliability.sh).
 #
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -22,7 +23,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tools/testlib.sh"
 OUT="$TOP/build/valgrind"
-TESTS="wct wct_races server_fuzz"
+TESTS="conformance/wct conformance/wct_races conformance/server_fuzz"
 SERVER="$STAGED/server/wineserver"
 : "${WCT_RACE_ROUNDS:=10000}" "${WCT_FUZZ_ROUNDS:=100000}"
 export WCT_RACE_ROUNDS WCT_FUZZ_ROUNDS
@@ -38,12 +39,6 @@ WINEPREFIX="$TOP/build/prefix-valgrind"
 export WINEPREFIX
 eval "$("$LAYER" --env | sed 's/^\([A-Z]*\)=\(.*\)/export \1="\2"/')"
 export WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-
-say "building the tests"
-for t in $TESTS; do
-    build_exe "$TOP/tests/conformance/$t.c" "$OUT/$t.exe" >"$OUT/$t.build.log" 2>&1 ||
-        { cat "$OUT/$t.build.log"; die "$t does not build"; }
-done
 
 "$SERVER" -k 2>/dev/null
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
@@ -68,19 +63,10 @@ for i in $(seq 300); do
 done
 [ -S "/proc/$vg/cwd/socket" ] || { kill $vg; die "the wineserver did not open its socket in 30 s"; }
 
-failed=""
-for t in $TESTS; do
-    t0=$(date +%s)
-    (cd "$OUT" && timeout 600 "$WINELOADER" "$OUT/$t.exe") >"$OUT/$t.log" 2>&1
-    rc=$?
-    summary=$(grep -aE '^[0-9a-f]+:[a-z_0-9]+: [0-9]+ tests executed' "$OUT/$t.log" | tail -1)
-    if [ $rc = 0 ] && echo "$summary" | grep -q ', 0 failures)'; then
-        say "PASS $t ($(( $(date +%s) - t0 ))s)"
-    else
-        say "FAIL $t (exit $rc; see $OUT/$t.log)"
-        failed="$failed $t"
-    fi
-done
+TESTBIN="$OUT" TEST_RUNNER="$WINELOADER" TEST_TIMEOUT=600 "$TOP/tools/runtests.sh" $TESTS |
+    sed 's/^/valgrind: /' | tee "$OUT/tests.txt"
+failed=$(sed -n 's/^valgrind: FAIL \([^ ]*\) .*/\1/p' "$OUT/tests.txt" | paste -sd' ')
+grep -qE '^valgrind: [0-9]+ passed, ' "$OUT/tests.txt" || failed="$failed runtests.sh(no summary)"
 
 kill -0 $vg 2>/dev/null || failed="$failed wineserver(died)"
 say "stopping the wineserver"

@@ -367,7 +367,7 @@ static void test_concurrency(void)
     }
     ok( !bad_traces, "R-22: %ld of %ld traces malformed\n", bad_traces, bad_traces + good_traces );
     ok( good_traces > 0, "R-22: no trace taken\n" );
-    trace( "R-22: %ld traces by %u threads during 50 loads and frees, %ld malformed\n",
+    trace( "figure: traces=%ld threads=%u loads=50 malformed=%ld\n",
            good_traces + bad_traces, (int)ARRAY_SIZE(threads), bad_traces );
 }
 

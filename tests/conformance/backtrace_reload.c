@@ -87,7 +87,7 @@ static void test_reload(void)
         through_dll( call_back, &c );
         check_dll_trace( &c, b, "unwind_b" );
     }
-    trace( "reload: unwind_b.dll at %p, unwind_a.dll was at %p\n", b, base_a );
+    trace( "figure: reload_same_base=%s\n", b == base_a ? "yes" : "no" );
     FreeLibrary( b );
 }
 
@@ -149,7 +149,7 @@ static void test_repeat(void)
             if (c->frames[i] != shape_first.frames[i]) mismatches++;
     }
     ok( !mismatches, "%d frames differ from the first capture\n", mismatches );
-    trace( "repeat: 50 captures of %u frames through frames of three shapes, %d differences\n",
+    trace( "figure: repeat_captures=50 repeat_frames=%u repeat_differences=%d\n",
            shape_first.count, mismatches );
 }
 

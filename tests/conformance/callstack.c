@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <windows.h>
 #include <psapi.h>
+#include <winternl.h>
 #include <pkfuncs.h>
 #include "deny_access.h"
 
@@ -190,7 +191,7 @@ static void test_locks(void)
     stop_locking = 1;
     ok( WaitForSingleObject( thread, 5000 ) == WAIT_OBJECT_0, "the locking thread is stuck\n" );
     ok( walked == 300, "only %d of 300 walks returned frames\n", walked );
-    trace( "locks: %d of 300 walks of a thread taking the heap and loader locks\n", walked );
+    trace( "figure: lock_walks=300 lock_walked=%d\n", walked );
     CloseHandle( thread );
 }
 
@@ -220,7 +221,7 @@ static void test_exiting_threads(void)
         CloseHandle( thread );
     }
     ok( walked + failed == 200, "%d walks neither returned frames nor set an error\n", 200 - walked - failed );
-    trace( "exiting threads: %d walked, %d gone\n", walked, failed );
+    trace( "figure: exiting_walked=%d exiting_gone=%d\n", walked, failed );
 }
 
 /* C-11 */

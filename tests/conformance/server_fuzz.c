@@ -153,7 +153,7 @@ START_TEST(server_fuzz)
             break;
         }
     }
-    trace( "%u requests in %lu ms: %u ok, %u not found, %u invalid, %u denied, %u other\n",
+    trace( "figure: requests=%u ms=%lu ok=%u not_found=%u invalid=%u denied=%u other=%u\n",
            rounds, GetTickCount() - start, out.success, out.not_found, out.invalid, out.denied, out.other );
     ok( !bad, "%u malformed replies\n", bad );
     ok( out.success > 0 && out.not_found > 0 && out.invalid > 0, "the inputs did not reach every path\n" );

@@ -155,7 +155,7 @@ START_TEST(wct_races)
     ok( handles_after <= handles_before + 16 * 4, "the next handle went from %#lx to %#lx over %u rounds\n",
         handles_before, handles_after, rounds );
     ok( retried <= 1, "%u of 20 children started only at the second try\n", retried );
-    trace( "%u rounds; next handle %#lx -> %#lx; %u of 20 children started at the second try\n", rounds,
+    trace( "figure: rounds=%u handle_before=%#lx handle_after=%#lx children=20 children_retried=%u\n", rounds,
            handles_before, handles_after, retried );
     CloseHandle( mutex );
     pCloseThreadWaitChainSession( session );

@@ -23,5 +23,5 @@ WCT_RACE_ROUNDS=10000 "$LAYER" "$exe" >/dev/null 2>&1
 after=$(rss)
 "$LAYER" --kill
 
-echo "wineserver VmRSS: $before kB after the warm-up, $after kB after 10000 more rounds"
+echo "figure: rss_before_kb=$before rss_after_kb=$after rounds=10000"
 [ $((after - before)) -lt 1024 ] || { echo "the wineserver grew by $((after - before)) kB"; exit 1; }

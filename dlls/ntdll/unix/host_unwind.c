@@ -57,81 +57,6 @@ static const BYTE context_reg[DWARF_RIP] =
     8, 9, 10, 11, 12, 13, 14, 15
 };
 
-/* The call frame state at 'ip' from its FDE, as dwarf_virtual_unwind
- * computes it. */
-static BOOL get_frame_state( ULONG64 ip, struct frame_info *info, struct frame_state *state_stack )
-{
-    struct dwarf_eh_bases bases;
-    const struct dwarf_fde *fde = _Unwind_Find_FDE( (void *)(ip - 1), &bases );
-    const struct dwarf_cie *cie;
-    const unsigned char *ptr, *augmentation, *end, *aug_end = NULL;
-    unsigned char lsda_encoding = DW_EH_PE_omit;
-    BOOL aug_z = FALSE;
-
-    if (!fde) return FALSE;
-    cie = (const struct dwarf_cie *)((const char *)&fde->cie_offset - fde->cie_offset);
-    if (cie->version != 1 && cie->version != 3) return FALSE;
-
-    memset( info, 0, sizeof(*info) );
-    info->state_stack = state_stack;
-    info->ip = (ULONG_PTR)bases.func;
-    ptr = cie->augmentation + strlen( (const char *)cie->augmentation ) + 1;
-    info->code_align = dwarf_get_uleb128( &ptr );
-    info->data_align = dwarf_get_sleb128( &ptr );
-    info->retaddr_reg = cie->version == 1 ? *ptr++ : dwarf_get_uleb128( &ptr );
-    info->state.cfa_rule = RULE_CFA_OFFSET;
-
-    for (augmentation = cie->augmentation; *augmentation; augmentation++)
-    {
-        switch (*augmentation)
-        {
-        case 'z':
-        {
-            ULONG_PTR len = dwarf_get_uleb128( &ptr );
-
-            aug_z = TRUE;
-            aug_end = ptr + len;
-            continue;
-        }
-        case 'L':
-            lsda_encoding = *ptr++;
-            continue;
-        case 'P':
-        {
-            unsigned char encoding = *ptr++;
-            dwarf_get_ptr( &ptr, encoding, &bases );
-            continue;
-        }
-        case 'R':
-            info->fde_encoding = *ptr++;
-            continue;
-        case 'S':
-            info->signal_frame = 1;
-            continue;
-        }
-        if (!aug_end) return FALSE;
-        break;
-    }
-    if (aug_end) ptr = aug_end;
-    end = (const unsigned char *)(&cie->length + 1) + cie->length;
-    execute_cfa_instructions( ptr, end, ip, info, &bases );
-
-    ptr = (const unsigned char *)(fde + 1);
-    info->ip = dwarf_get_ptr( &ptr, info->fde_encoding, &bases );  /* code start */
-    dwarf_get_ptr( &ptr, info->fde_encoding & 0x0f, &bases );      /* code length */
-    if (aug_z)
-    {
-        ULONG_PTR len = dwarf_get_uleb128( &ptr );
-        aug_end = ptr + len;
-    }
-    else aug_end = NULL;
-    dwarf_get_ptr( &ptr, lsda_encoding, &bases );
-    if (aug_end) ptr = aug_end;
-    end = (const unsigned char *)(&fde->length + 1) + fde->length;
-    execute_cfa_instructions( ptr, end, ip, info, &bases );
-    return TRUE;
-}
-
 /* The recipe of a frame whose CFA is a register plus an offset and whose
  * registers are saved at offsets from the CFA. */
 static BOOL make_recipe( const struct frame_info *info, struct unwind_recipe *recipe )
@@ -185,13 +110,28 @@ static BOOL make_recipe( const struct frame_info *info, struct unwind_recipe *re
 NTSTATUS unwind_host_frame( void *args )
 {
     struct unwind_host_frame_params *params = args;
-    struct unwind_builtin_dll_params unwind = { UNW_FLAG_NHANDLER, params->dispatch, params->context };
+    DISPATCHER_CONTEXT *dispatch = params->dispatch;
+    CONTEXT *context = params->context;
     struct frame_state state_stack[MAX_SAVED_STATES];
     struct frame_info info;
+    struct dwarf_eh_bases bases;
+    const struct dwarf_fde *fde = _Unwind_Find_FDE( (void *)(context->Rip - 1), &bases );
+    NTSTATUS status;
 
-    *params->have_recipe = get_frame_state( params->context->Rip, &info, state_stack ) &&
-                           make_recipe( &info, params->recipe );
-    return unwind_builtin_dll( &unwind );
+    *params->have_recipe = FALSE;
+    if (!fde)
+    {
+        /* no DWARF information we can read: libunwind's, if any */
+        struct unwind_builtin_dll_params unwind = { UNW_FLAG_NHANDLER, dispatch, context };
+        return unwind_builtin_dll( &unwind );
+    }
+    if ((status = dwarf_get_frame_info( context->Rip, fde, &bases, &info, state_stack,
+                                        &dispatch->LanguageHandler, &dispatch->HandlerData )))
+        return status;
+    *params->have_recipe = make_recipe( &info, params->recipe );
+    dispatch->EstablisherFrame = context->Rsp;
+    apply_frame_state( context, &info.state, &bases );
+    return STATUS_SUCCESS;
 }
 
 #else  /* __x86_64__ */
