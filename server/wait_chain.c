@@ -180,6 +180,16 @@ static int can_query( struct thread *thread )
     return ret;
 }
 
+/* may the requesting thread read this process's memory? */
+static int can_read_memory( struct process *process )
+{
+    unsigned int access = process->obj.ops->map_access( &process->obj, PROCESS_VM_READ );
+    int ret = check_object_access( NULL, &process->obj, &access );
+
+    clear_error();
+    return ret;
+}
+
 /* Fills in the thread's wait; returns whether it waits. */
 static int add_thread_node( struct chain *chain, struct thread *thread, struct wait *wait )
 {
@@ -189,23 +199,31 @@ static int add_thread_node( struct chain *chain, struct thread *thread, struct w
     if (!(node = add_node( chain, WctThreadType, waiting ? WctStatusBlocked : WctStatusRunning ))) return waiting;
     node->pid = thread->process->id;
     node->tid = thread->id;
-    node->wait_kind = wait->kind;
+    /* what the thread waits in, for the layer's own tools: the status says
+     * Blocked to anyone, the record's details only to who may read it */
+    if (wait->kind && (thread->process == current->process || can_read_memory( thread->process )))
+    {
+        node->wait_kind = wait->kind;
+        node->object = wait->address;
+    }
     node->context_switches = read_context_switches( thread );
     if (waiting && monotonic_time > wait->since) node->wait_time = (monotonic_time - wait->since) / 10000;
     return waiting;
 }
 
-static void add_object_node( struct chain *chain, unsigned int type, unsigned int status, struct object *obj )
+static struct wait_chain_node *add_object_node( struct chain *chain, unsigned int type, unsigned int status,
+                                                struct object *obj )
 {
     struct wait_chain_node *node = add_node( chain, type, status );
     data_size_t len = 0;
     WCHAR *name;
 
-    if (!node || !obj) return;
-    if (!(name = obj->ops->get_full_name( obj, &len ))) return;
+    if (!node || !obj) return node;
+    if (!(name = obj->ops->get_full_name( obj, &len ))) return node;
     node->name_len = min( len, sizeof(node->name) );
     memcpy( node->name, name, node->name_len );
     free( name );
+    return node;
 }
 
 static int seen_before( struct chain *chain, struct thread *thread )
@@ -217,16 +235,6 @@ static int seen_before( struct chain *chain, struct thread *thread )
     return 0;
 }
 
-/* may the requesting thread read this process's memory? */
-static int can_read_memory( struct process *process )
-{
-    unsigned int access = process->obj.ops->map_access( &process->obj, PROCESS_VM_READ );
-    int ret = check_object_access( NULL, &process->obj, &access );
-
-    clear_error();
-    return ret;
-}
-
 /* The owner of the critical section a thread waits for. Its OwningThread is
  * read from the thread's process: that of the requester, or another one
  * the requester asked to follow critical sections into and could read. */
@@ -235,6 +243,7 @@ static struct thread *follow_critical_section( struct chain *chain, struct threa
 {
     const unsigned int out_of_proc = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG;
     struct process *process = thread->process;
+    struct wait_chain_node *node;
     struct thread *owner = NULL;
     unsigned long long owner_id;
 
@@ -243,7 +252,9 @@ static struct thread *follow_critical_section( struct chain *chain, struct threa
     if (!read_client_memory( chain, process, wait->address + FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ),
                              &owner_id, sizeof(owner_id) ))
         return NULL;
-    add_object_node( chain, WctCriticalSectionType, owner_id ? WctStatusOwned : WctStatusNotOwned, NULL );
+    if ((node = add_object_node( chain, WctCriticalSectionType, owner_id ? WctStatusOwned : WctStatusNotOwned,
+                                 NULL )))
+        node->object = wait->address;
 
     /* client memory: only a live thread of the same process is an owner */
     if (!owner_id || owner_id != (thread_id_t)owner_id) return NULL;

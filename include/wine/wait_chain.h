@@ -33,6 +33,8 @@ struct wait_chain_node
     unsigned int       context_switches;
     unsigned int       wait_kind;         /* thread nodes: WAIT_RECORD_* of a wait the server cannot see */
     unsigned int       name_len;          /* object nodes: bytes in name */
+    unsigned long long object;            /* the recorded object (thread nodes) or critical section (its
+                                           * node), where the requester may read the thread's process */
     WCHAR              name[128];         /* object nodes: full NT name, not terminated */
 };
 

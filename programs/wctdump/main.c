@@ -24,12 +24,14 @@
 #include <string.h>
 
 #include <windows.h>
+#include <winternl.h>
 #include <tlhelp32.h>
 #include <psapi.h>
 #include <dbghelp.h>
 #include <wct.h>
 #include <pkfuncs.h>
 
+#include "wine/wait_chain.h"
 #include "wctdump.h"
 
 static const WCHAR usage[] =
@@ -364,6 +366,19 @@ static void describe_address( struct target *target, ULONG_PTR addr, WCHAR *buff
     else frame_format( buffer, size, module->path, NULL, addr - module->base );
 }
 
+/* What the layer tells beyond WAITCHAIN_NODE_INFO: the kind of a wait the
+ * server does not see (Sleep, an SRW lock, ...) and the address of what it
+ * waits on, or of a critical section. Wine only: on Windows, and on a
+ * chain that changed between the two queries, the report says what Wait
+ * Chain Traversal says. */
+struct wait_detail
+{
+    unsigned int kind;     /* WAIT_RECORD_* */
+    ULONGLONG    object;
+};
+
+static NTSTATUS (WINAPI *p__wine_get_wait_chain)( DWORD, DWORD, struct wait_chain_node *, ULONG, ULONG *, BOOL * );
+
 struct thread_report
 {
     DWORD               tid;
@@ -373,6 +388,7 @@ struct thread_report
     BOOL                cycle;      /* the chain ends in a cycle */
     BOOL                member;     /* the thread is in that cycle */
     WAITCHAIN_NODE_INFO nodes[WCT_MAX_NODE_COUNT];
+    struct wait_detail  details[WCT_MAX_NODE_COUNT];
     ULONG_PTR           stack[MAX_STACK];
     DWORD               stack_count;
 };
@@ -473,7 +489,24 @@ static BOOL record_cycle( const struct thread_report *report )
     return member;
 }
 
-static void print_node_text( const WAITCHAIN_NODE_INFO *node, DWORD pid )
+/* what a thread with nothing after it in its chain waits in, as text and as a JSON id */
+static const WCHAR *wait_kind_text( unsigned int kind, BOOL json )
+{
+    static const WCHAR * const text[] =
+    {
+        NULL, L"in EnterCriticalSection", L"acquiring an SRW lock exclusively", L"acquiring an SRW lock shared",
+        L"sleeping on a condition variable", L"in WaitOnAddress", L"in Sleep"
+    };
+    static const WCHAR * const ids[] =
+    {
+        NULL, L"critical_section", L"srw_lock_exclusive", L"srw_lock_shared", L"condition_variable",
+        L"address", L"sleep"
+    };
+    if (kind >= ARRAY_SIZE(ids)) return NULL;
+    return json ? ids[kind] : text[kind];
+}
+
+static void print_node_text( const WAITCHAIN_NODE_INFO *node, const struct wait_detail *detail, DWORD pid )
 {
     if (node->ObjectType == WctThreadType)
     {
@@ -487,6 +520,9 @@ static void print_node_text( const WAITCHAIN_NODE_INFO *node, DWORD pid )
     }
     else if (node->LockObject.ObjectName[0])
         print( L"%ls \"%ls\" (%ls)", type_name( node->ObjectType ), node->LockObject.ObjectName,
+               status_name( node->ObjectStatus ) );
+    else if (detail->object)
+        print( L"%ls at 0x%I64x (%ls)", type_name( node->ObjectType ), detail->object,
                status_name( node->ObjectStatus ) );
     else print( L"%ls (%ls)", type_name( node->ObjectType ), status_name( node->ObjectStatus ) );
 }
@@ -504,7 +540,14 @@ static void print_text( struct target *target, const struct thread_report *repor
     print( L"  thread %lu: %ls", report->tid, status_name( report->nodes[0].ObjectStatus ) );
     if (is_blocked( report ) && report->nodes[0].ThreadObject.WaitTime)
         print( L" for %lu ms", report->nodes[0].ThreadObject.WaitTime );
-    if (is_blocked( report ) && report->count == 1) print( L" (on a wait that wait chains do not follow)" );
+    if (is_blocked( report ) && report->count == 1)
+    {
+        const WCHAR *kind = wait_kind_text( report->details[0].kind, FALSE );
+
+        if (!kind) print( L" (on a wait that wait chains do not follow)" );
+        else if (report->details[0].kind == WAIT_RECORD_SLEEP) print( L" %ls", kind );
+        else print( L" %ls at 0x%I64x", kind, report->details[0].object );
+    }
     if (report->member) print( L"  ** DEADLOCK **" );
     else if (report->cycle) print( L"  (waits on a deadlock)" );
     print( L"\n" );
@@ -514,7 +557,7 @@ static void print_text( struct target *target, const struct thread_report *repor
         for (i = 1; i < report->count; i++)
         {
             if (i > 1) print( L"\n      -> " );
-            print_node_text( &report->nodes[i], target->pid );
+            print_node_text( &report->nodes[i], &report->details[i], target->pid );
         }
         if (report->cycle) print( L": a cycle" );
         print( L"\n" );
@@ -551,13 +594,16 @@ static void print_json( struct target *target, const struct thread_report *repor
         print( L"%ls{\"type\": \"%ls\", \"status\": \"%ls\"", i ? L", " : L"",
                type_name( node->ObjectType ), status_name( node->ObjectStatus ) );
         if (node->ObjectType == WctThreadType)
-            print( L", \"pid\": %lu, \"tid\": %lu}", node->ThreadObject.ProcessId, node->ThreadObject.ThreadId );
+            print( L", \"pid\": %lu, \"tid\": %lu", node->ThreadObject.ProcessId, node->ThreadObject.ThreadId );
         else
         {
             print( L", \"name\": " );
             print_json_string( node->LockObject.ObjectName );
-            print( L"}" );
         }
+        if (wait_kind_text( report->details[i].kind, TRUE ))
+            print( L", \"wait\": \"%ls\"", wait_kind_text( report->details[i].kind, TRUE ) );
+        if (report->details[i].object) print( L", \"address\": \"0x%I64x\"", report->details[i].object );
+        print( L"}" );
     }
     print( L"],\n       \"stack\": [" );
     for (i = 0; i < report->stack_count; i++)
@@ -568,6 +614,28 @@ static void print_json( struct target *target, const struct thread_report *repor
         print( L"}" );
     }
     print( L"]}" );
+}
+
+static void get_details( struct thread_report *report, DWORD flags )
+{
+    struct wait_chain_node layer[WCT_MAX_NODE_COUNT];
+    ULONG i, total = 0;
+    BOOL cycle;
+
+    memset( report->details, 0, sizeof(report->details) );
+    if (!p__wine_get_wait_chain || !report->count) return;
+    if (p__wine_get_wait_chain( report->tid, flags, layer, ARRAY_SIZE(layer), &total, &cycle )) return;
+    if (min( total, WCT_MAX_NODE_COUNT ) < report->count) return;
+    for (i = 0; i < report->count; i++)
+    {
+        if (layer[i].type != report->nodes[i].ObjectType || layer[i].status != report->nodes[i].ObjectStatus) return;
+        if (layer[i].type == WctThreadType && layer[i].tid != report->nodes[i].ThreadObject.ThreadId) return;
+    }
+    for (i = 0; i < report->count; i++)
+    {
+        report->details[i].kind = layer[i].wait_kind;
+        report->details[i].object = layer[i].object;
+    }
 }
 
 static void get_chain( struct thread_report *report )
@@ -582,6 +650,7 @@ static void get_chain( struct thread_report *report )
         if (report->error == ERROR_MORE_DATA || report->error == ERROR_TOO_MANY_THREADS) report->ok = TRUE;
     }
     if (!report->ok) report->count = 0;
+    get_details( report, WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG );
     report->cycle = report->ok && report->cycle && report->count >= 2;
     if (report->cycle && (report->member = record_cycle( report ))) return;
     if (report->cycle) waiting_count++;
@@ -658,6 +727,7 @@ static BOOL load_functions(void)
 {
     HMODULE advapi32 = LoadLibraryW( L"advapi32.dll" );
 
+    p__wine_get_wait_chain = (void *)GetProcAddress( GetModuleHandleW( L"ntdll.dll" ), "__wine_get_wait_chain" );
     pOpenThreadWaitChainSession = (void *)GetProcAddress( advapi32, "OpenThreadWaitChainSession" );
     pGetThreadWaitChain = (void *)GetProcAddress( advapi32, "GetThreadWaitChain" );
     pCloseThreadWaitChainSession = (void *)GetProcAddress( advapi32, "CloseThreadWaitChainSession" );

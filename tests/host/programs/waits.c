@@ -1,0 +1,76 @@
+/*
+ * A program whose threads wait where the wineserver cannot see them: in
+ * Sleep, for an SRW lock the main thread holds, on a condition variable,
+ * in WaitOnAddress, and for a critical section the main thread holds.
+ * Prints "waits: pid N" and each thread's id and kind, then waits forever.
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <stdio.h>
+#include <windows.h>
+
+static SRWLOCK srw = SRWLOCK_INIT, cv_lock = SRWLOCK_INIT;
+static CONDITION_VARIABLE cv = CONDITION_VARIABLE_INIT;
+static CRITICAL_SECTION cs;
+static LONG address_value;
+
+static DWORD WINAPI in_sleep( void *arg )
+{
+    Sleep( INFINITE );
+    return 0;
+}
+
+static DWORD WINAPI in_srw( void *arg )
+{
+    AcquireSRWLockExclusive( &srw );
+    return 0;
+}
+
+static DWORD WINAPI in_cv( void *arg )
+{
+    AcquireSRWLockExclusive( &cv_lock );
+    for (;;) SleepConditionVariableSRW( &cv, &cv_lock, INFINITE, 0 );
+    return 0;
+}
+
+static DWORD WINAPI in_address( void *arg )
+{
+    BOOL (WINAPI *pWaitOnAddress)(volatile void *, void *, SIZE_T, DWORD) =
+        (void *)GetProcAddress( GetModuleHandleA( "kernelbase.dll" ), "WaitOnAddress" );
+    LONG zero = 0;
+
+    for (;;) pWaitOnAddress( &address_value, &zero, sizeof(zero), INFINITE );
+    return 0;
+}
+
+static DWORD WINAPI in_critical_section( void *arg )
+{
+    EnterCriticalSection( &cs );
+    return 0;
+}
+
+int main( void )
+{
+    static const struct { const char *kind; LPTHREAD_START_ROUTINE func; } waits[] =
+    {
+        { "sleep", in_sleep }, { "srw_lock_exclusive", in_srw }, { "condition_variable", in_cv },
+        { "address", in_address }, { "critical_section", in_critical_section },
+    };
+    DWORD tid;
+    int i;
+
+    InitializeCriticalSection( &cs );
+    EnterCriticalSection( &cs );
+    AcquireSRWLockExclusive( &srw );
+    printf( "waits: pid %lu\n", GetCurrentProcessId() );
+    for (i = 0; i < ARRAYSIZE(waits); i++)
+    {
+        CloseHandle( CreateThread( NULL, 0, waits[i].func, NULL, 0, &tid ) );
+        printf( "waits: thread %lu %s\n", tid, waits[i].kind );
+    }
+    fflush( stdout );
+    Sleep( INFINITE );
+    return 0;
+}

@@ -1,0 +1,60 @@
+#!/bin/sh
+# wctdump says what a blocked thread waits in where the layer knows: Sleep,
+# an SRW lock, a condition variable, WaitOnAddress (with their addresses),
+# and identifies a critical section by its address, in text and JSON.
+set -eu
+[ -z "$STOCK" ] || { echo "layer only"; exit 77; }
+. "$TOP/tools/testlib.sh"
+dir="$TESTBIN/host/wctdump_waits"
+mkdir -p "$dir"
+build_exe "$TOP/tests/host/programs/waits.c" "$dir/waits.exe"
+fail=0
+
+(cd "$dir" && exec "$LAYER" waits.exe >"$dir/waits.out" 2>"$dir/waits.err") &
+pid=""
+for i in $(seq 1200); do
+    [ "$(grep -c '^waits: thread ' "$dir/waits.out" 2>/dev/null)" = 5 ] &&
+        pid=$(sed -n 's/^waits: pid \([0-9]*\).*/\1/p' "$dir/waits.out") && break
+    sleep 0.1
+done
+[ -n "$pid" ] || { echo "waits.exe did not start"; cat "$dir/waits.err"; "$LAYER" --kill; exit 1; }
+
+# wait_kind TID: the "wait" of that thread's first node in the JSON report
+wait_kind() {
+    tr -d '\n' <"$dir/report.json" | sed 's/{"tid": /\n&/g' | grep "^{\"tid\": $1," |
+        sed -n 's/[^[]*"chain": \[{[^}]*"wait": "\([a-z_]*\)".*/\1/p'
+}
+
+# the threads block a moment after they start: ask until every one reports
+# the wait it was started in, for 10 s at most
+for i in $(seq 100); do
+    "$LAYER" wctdump --json "$pid" >"$dir/report.json" 2>"$dir/report.err" || true
+    missing=0
+    while read -r _ _ tid kind; do
+        [ "$(wait_kind "$tid")" = "$kind" ] || missing=1
+    done <<EOT
+$(grep '^waits: thread ' "$dir/waits.out" | tr -d '\r')
+EOT
+    [ $missing = 0 ] && break
+    sleep 0.1
+done
+while read -r _ _ tid kind; do
+    got=$(wait_kind "$tid")
+    [ "$got" = "$kind" ] && echo "thread $tid: $kind" || { echo "thread $tid: wait '$got', expected $kind"; fail=1; }
+done <<EOT
+$(grep '^waits: thread ' "$dir/waits.out" | tr -d '\r')
+EOT
+
+"$LAYER" wctdump "$pid" >"$dir/report.txt" 2>/dev/null || true
+cat "$dir/report.txt"
+for text in 'blocked for [0-9]* ms in Sleep$' 'acquiring an SRW lock exclusively at 0x[0-9a-f]*$' \
+            'sleeping on a condition variable at 0x[0-9a-f]*$' 'in WaitOnAddress at 0x[0-9a-f]*$' \
+            'waits for critical section at 0x[0-9a-f]* (owned)$'; do
+    grep -q "$text" "$dir/report.txt" && echo "text: '$text'" || { echo "text: no line matches '$text'"; fail=1; }
+done
+grep -q '"type": "critical_section", "status": "owned", "name": "", "address": "0x' "$dir/report.json" &&
+    echo "json: the critical section's address" || { echo "json: no critical section address"; fail=1; }
+
+"$LAYER" --kill
+wait
+exit $fail
