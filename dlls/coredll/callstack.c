@@ -32,10 +32,6 @@
 
 WINE_DEFAULT_DEBUG_CHANNEL(callstack);
 
-extern NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, const THREAD_BASIC_INFORMATION *info,
-                                                  CONTEXT *context, ULONG skip, ULONG count, void **frames,
-                                                  void **stack_ptrs, ULONG *ret_count );
-
 #define KNOWN_FLAGS (STACKSNAP_FAIL_IF_INCOMPLETE | STACKSNAP_EXTENDED_INFO | STACKSNAP_INPROC_ONLY | \
                      STACKSNAP_RETURN_FRAMES_ON_ERROR | STACKSNAP_NEW_VM)
 
