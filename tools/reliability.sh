@@ -56,7 +56,7 @@ summary() {
 sanitizer_rows() {
     if [ -f "$TOP/build/sanitize/summary.txt" ]; then
         printf '| %s | %s | %s | %s |\n' \
-            "every test on the wineserver built with AddressSanitizer and UndefinedBehaviorSanitizer and ntdll's unix side with UndefinedBehaviorSanitizer; any report fails" \
+            "every test of the layer's binaries (not the build, install, series and stock checks: tools/sanitize.sh) on the wineserver built with AddressSanitizer and UndefinedBehaviorSanitizer and ntdll's unix side with UndefinedBehaviorSanitizer; any report fails" \
             "\`make sanitize\` ($(summary sanitize date))" \
             "$(summary sanitize tests) in $(summary sanitize seconds) s; $(summary sanitize reports) sanitizer reports, $(summary sanitize kinds_ours) kinds in our code; $(summary sanitize suppression_rules) suppression rules for Wine's own code (tools/ubsan.supp, tools/lsan.supp), $(summary sanitize suppressed_leaks) leaks suppressed" \
             "$(summary sanitize result)"

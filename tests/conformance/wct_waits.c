@@ -56,6 +56,25 @@ static void check_blocked_alone( DWORD tid, DWORD flags, DWORD pid )
     ok( nodes[0].ThreadObject.ProcessId == pid, "pid %04lx, expected %04lx\n", nodes[0].ThreadObject.ProcessId, pid );
 }
 
+/* A thread is Blocked as soon as the server has its wait (or it recorded
+ * one), a moment before it sleeps in the kernel, which is one more context
+ * switch. W-37 is about what queries do, so it starts from a count that
+ * has held for 100 ms: the thread is asleep. */
+static DWORD settled_switches( DWORD tid )
+{
+    DWORD start = GetTickCount(), last = ~0u, now;
+
+    for (;;)
+    {
+        node_count = WCT_MAX_NODE_COUNT;
+        pGetThreadWaitChain( session, 0, 0, tid, &node_count, nodes, &is_cycle );
+        now = nodes[0].ThreadObject.ContextSwitches;
+        if (now == last || GetTickCount() - start > 5000) return now;
+        last = now;
+        Sleep( 100 );
+    }
+}
+
 /* W-32, W-37: the thread stays Blocked, its WaitTime grows, and twenty
  * queries leave its ContextSwitches as they were */
 static void check_blocked_wait( const char *what, DWORD tid )
@@ -66,8 +85,8 @@ static void check_blocked_wait( const char *what, DWORD tid )
     winetest_push_context( "%s", what );
     check_blocked_alone( tid, 0, GetCurrentProcessId() );
     before = nodes[0].ThreadObject.WaitTime;
-    switches = nodes[0].ThreadObject.ContextSwitches;
     ok( before < 60000, "wait time %lu\n", before );
+    switches = settled_switches( tid );
 
     for (i = 0; i < 20; i++)
     {
@@ -291,7 +310,7 @@ static void test_critical_section_wait_time(void)
     expect[2].tid = holder_tid;
     ret = query_chain( tid, 0, WCT_MAX_NODE_COUNT, expect, 3 );
     ok( ret && node_count == 3, "W-35: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
-    switches = nodes[0].ThreadObject.ContextSwitches;
+    switches = settled_switches( tid );
 
     Sleep( 500 );
     ret = query_chain( tid, 0, WCT_MAX_NODE_COUNT, expect, 3 );
