@@ -32,7 +32,10 @@ build_exe() {
     src=$1 exe=$2
     if [ -f "$exe" ] && [ "$exe" -nt "$src" ] && [ "$exe" -nt "$STAGED/include/wine/test.h" ]; then
         stale=""
-        for h in "$TOP"/tests/include/*.h "$TOP"/include/*.h "$TOP"/include/wine/*.h; do [ "$h" -nt "$exe" ] && stale=1; done
+        # the test headers, and the staged copies of our own headers
+        for h in "$TOP"/tests/include/*.h $(cd "$TOP" && find include -name '*.h' | sed "s|^|$STAGED/|"); do
+            [ "$h" -nt "$exe" ] && stale=1
+        done
         [ -z "$stale" ] && return 0
     fi
     x86_64-w64-mingw32-gcc -c -o "$exe.o" "$src" -I"$STAGED/include" -I"$STAGED/include/msvcrt" \
