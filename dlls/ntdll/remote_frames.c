@@ -36,7 +36,7 @@ WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 /*
  * The walk's rules are those of backtrace.c; this file supplies the data:
  * the target's modules and their .pdata, read through its process handle,
- * and an interpreter of x64 unwind codes that reads the target's stack.
+ * which unwind_codes.c interprets with RtlVirtualUnwind's rules.
  * Everything read is checked before use and every loop is bounded, since
  * the target's memory may be corrupt or change under us. Host ELF frames of
  * the target cannot be unwound from here: the walk ends at them.
@@ -94,29 +94,22 @@ static const BYTE *remote_page( struct remote_source *remote, ULONG64 addr )
     return page->data;
 }
 
-/* read what can be read from 'addr' on, up to 'size' bytes; returns how much */
-static SIZE_T remote_read_upto( struct remote_source *remote, ULONG64 addr, void *buffer, SIZE_T size )
+static BOOL remote_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
 {
+    struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
     SIZE_T done = 0, offset, chunk;
     const BYTE *data;
 
-    if (addr + size < addr) return 0;
+    if (addr + size < addr) return FALSE;
     while (done < size)
     {
         offset = (addr + done) % CACHE_PAGE_SIZE;
         chunk = min( size - done, CACHE_PAGE_SIZE - offset );
-        if (!(data = remote_page( remote, addr + done - offset ))) break;
+        if (!(data = remote_page( remote, addr + done - offset ))) return FALSE;
         memcpy( (BYTE *)buffer + done, data + offset, chunk );
         done += chunk;
     }
-    return done;
-}
-
-static BOOL remote_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
-{
-    struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
-
-    return remote_read_upto( remote, addr, buffer, size ) == size;
+    return TRUE;
 }
 
 static BOOL read_u64( struct remote_source *remote, ULONG64 addr, ULONG64 *value )
@@ -216,200 +209,7 @@ static BOOL find_function( struct remote_source *remote, ULONG64 pc, ULONG64 *ba
     return FALSE;
 }
 
-/*
- * An epilogue, as the x64 calling convention allows them: "add $n,%rsp" or
- * "lea n(%reg),%rsp" (either may be missing), "pop %reg" as often as needed,
- * then a return or a jump out of the function (a tail call). A thread held
- * there has taken part of its frame down already, so the unwind codes no
- * longer describe its stack; what is left of the epilogue is run instead.
- * Only the innermost frame of a held thread can be there: a return address
- * follows a call, in a body whose frame is whole.
- */
-enum epilog_result { NOT_EPILOG, EPILOG_UNWOUND, EPILOG_FAILED };
-
-#define MAX_EPILOG_BYTES 64  /* an add or lea, 16 pops and a jump fit */
-
-static enum epilog_result unwind_epilog( struct remote_source *remote, ULONG64 func_start, ULONG64 func_end,
-                                         CONTEXT *context )
-{
-    ULONG64 *regs = &context->Rax, rsp = context->Rsp, target;
-    ULONG64 popped[16];
-    BYTE code[MAX_EPILOG_BYTES + 8] = { 0 };  /* zeros past what was read stop the decoding */
-    BYTE pops[16], rex;
-    unsigned int pos = 0, count = 0, i;
-    SIZE_T got;
-
-    if (!(got = remote_read_upto( remote, context->Rip, code, MAX_EPILOG_BYTES ))) return NOT_EPILOG;
-
-    if (code[0] == 0x48 && code[1] == 0x83 && code[2] == 0xc4)  /* add $imm8,%rsp */
-    {
-        rsp += (signed char)code[3];
-        pos = 4;
-    }
-    else if (code[0] == 0x48 && code[1] == 0x81 && code[2] == 0xc4)  /* add $imm32,%rsp */
-    {
-        rsp += *(LONG *)(code + 3);
-        pos = 7;
-    }
-    else if ((code[0] & 0xfe) == 0x48 && code[1] == 0x8d && ((code[2] >> 3) & 7) == 4 &&
-             (code[2] & 7) != 4 && ((code[2] >> 6) == 1 || (code[2] >> 6) == 2))
-    {
-        /* lea disp(%reg),%rsp: REX.W, REX.B extends the base register, no SIB */
-        ULONG64 frame = regs[(code[2] & 7) | ((code[0] & 1) << 3)];
-
-        if ((code[2] >> 6) == 1)
-        {
-            rsp = frame + (signed char)code[3];
-            pos = 4;
-        }
-        else
-        {
-            rsp = frame + *(LONG *)(code + 3);
-            pos = 7;
-        }
-    }
-
-    for (;;)
-    {
-        rex = (code[pos] == 0x41) ? 1 : 0;  /* REX.B: %r8 .. %r15 */
-        if ((code[pos + rex] & 0xf8) != 0x58 || count == ARRAY_SIZE(pops)) break;
-        pops[count++] = (code[pos + rex] & 7) | (rex << 3);
-        pos += rex + 1;
-    }
-
-    if (pos >= got) return NOT_EPILOG;
-    switch (code[pos])
-    {
-    case 0xc3:  /* ret */
-    case 0xc2:  /* ret $imm16 */
-        break;
-    case 0xf3:  /* rep ret */
-        if (code[pos + 1] != 0xc3) return NOT_EPILOG;
-        break;
-    case 0xe9:  /* jmp rel32 */
-    case 0xeb:  /* jmp rel8 */
-        if (code[pos] == 0xe9) target = context->Rip + pos + 5 + *(LONG *)(code + pos + 1);
-        else target = context->Rip + pos + 2 + (signed char)code[pos + 1];
-        if (target >= func_start && target < func_end) return NOT_EPILOG;  /* a jump inside the body */
-        break;
-    case 0xff:  /* jmp *disp32(%rip) */
-        if (code[pos + 1] != 0x25) return NOT_EPILOG;
-        break;
-    case 0x48:  /* rex.W jmp *disp32(%rip) */
-        if (code[pos + 1] != 0xff || code[pos + 2] != 0x25) return NOT_EPILOG;
-        break;
-    default:
-        return NOT_EPILOG;
-    }
-
-    for (i = 0; i < count; i++)
-    {
-        if (!read_u64( remote, rsp, &popped[i] )) return EPILOG_FAILED;
-        rsp += sizeof(ULONG64);
-    }
-    if (!read_u64( remote, rsp, &context->Rip )) return EPILOG_FAILED;
-    for (i = 0; i < count; i++) regs[pops[i]] = popped[i];
-    context->Rsp = rsp + sizeof(ULONG64);
-    return EPILOG_UNWOUND;
-}
-
-/* The x64 unwind of one frame, as RtlVirtualUnwind does it for the frames
- * of a back-trace, reading the target. Unless context->Rip is a return
- * address, it may stand in an epilogue. */
-static BOOL virtual_unwind( struct remote_source *remote, ULONG64 base, RUNTIME_FUNCTION func, CONTEXT *context,
-                            BOOL return_address )
-{
-    ULONG64 *regs = &context->Rax, pc = context->Rip, frame = context->Rsp, value;
-    struct unwind_info info;
-    ULONG prolog_offset, offset;
-    int i, size, chain;
-    BYTE op, op_info;
-
-    for (chain = 0; chain < 32; chain++)
-    {
-        if (!remote_read( &remote->source, base + func.UnwindData, &info, 4 ) ||
-            (info.version != 1 && info.version != 2) ||
-            !remote_read( &remote->source, base + func.UnwindData + 4, info.codes,
-                          ((info.count + 1) & ~1) * sizeof(USHORT) ))
-            return FALSE;
-
-        if (info.frame_reg) frame = regs[info.frame_reg] - info.frame_offset * 16;
-        if (pc >= base + func.BeginAddress && pc < base + func.BeginAddress + info.prolog)
-            prolog_offset = pc - base - func.BeginAddress;
-        else
-        {
-            prolog_offset = ~0u;
-            if (!chain && !return_address)
-            {
-                switch (unwind_epilog( remote, base + func.BeginAddress, base + func.EndAddress, context ))
-                {
-                case EPILOG_UNWOUND: return TRUE;
-                case EPILOG_FAILED: return FALSE;
-                case NOT_EPILOG: break;
-                }
-            }
-        }
-
-        for (i = 0; i < info.count; i += size)
-        {
-            BYTE code_offset = unwind_code_offset( info.codes[i] );
-
-            op = unwind_code_op( info.codes[i] );
-            op_info = unwind_code_info( info.codes[i] );
-            size = unwind_code_size( op, op_info );
-            if (i + size > info.count) return FALSE;
-            if (prolog_offset < code_offset) continue;  /* not executed yet */
-
-            switch (op)
-            {
-            case UWOP_PUSH_NONVOL:
-                if (!read_u64( remote, context->Rsp, &regs[op_info] )) return FALSE;
-                context->Rsp += sizeof(ULONG64);
-                break;
-            case UWOP_ALLOC_LARGE:
-                if (op_info) offset = unwind_code_long( &info.codes[i] );
-                else offset = info.codes[i + 1] * 8;
-                context->Rsp += offset;
-                break;
-            case UWOP_ALLOC_SMALL:
-                context->Rsp += op_info * 8 + 8;
-                break;
-            case UWOP_SET_FPREG:
-                context->Rsp = frame;
-                break;
-            case UWOP_SAVE_NONVOL:
-                if (!read_u64( remote, frame + info.codes[i + 1] * 8, &regs[op_info] )) return FALSE;
-                break;
-            case UWOP_SAVE_NONVOL_FAR:
-                offset = unwind_code_long( &info.codes[i] );
-                if (!read_u64( remote, frame + offset, &regs[op_info] )) return FALSE;
-                break;
-            case UWOP_EPILOG:
-            case UWOP_SAVE_XMM128:
-            case UWOP_SAVE_XMM128_FAR:
-                break;  /* the walk needs no xmm registers */
-            case UWOP_PUSH_MACHFRAME:
-                if (op_info) context->Rsp += sizeof(ULONG64);  /* error code */
-                if (!read_u64( remote, context->Rsp, &context->Rip ) ||
-                    !read_u64( remote, context->Rsp + 24, &value ))
-                    return FALSE;
-                context->Rsp = value;
-                return TRUE;
-            default:
-                WARN( "unknown unwind code %u\n", op );
-                return FALSE;
-            }
-        }
-        if (!(info.flags & UNW_FLAG_CHAININFO)) break;
-        if (!remote_read( &remote->source, base + func.UnwindData + 4 + ((info.count + 1) & ~1) * sizeof(USHORT),
-                          &func, sizeof(func) ))
-            return FALSE;
-    }
-    if (!read_u64( remote, context->Rsp, &context->Rip )) return FALSE;
-    context->Rsp += sizeof(ULONG64);
-    return TRUE;
-}
-
+/* as RtlVirtualUnwind does, whether context->Rip is a return address or not */
 static enum unwind_result remote_unwind( struct frame_source *source, CONTEXT *context,
                                          BOOL return_address, ULONG64 *start )
 {
@@ -418,7 +218,7 @@ static enum unwind_result remote_unwind( struct frame_source *source, CONTEXT *c
     ULONG64 base;
 
     if (!find_function( remote, context->Rip, &base, &func )) return NO_UNWIND_DATA;
-    if (!virtual_unwind( remote, base, func, context, return_address )) return UNWIND_FAILED;
+    if (!unwind_pe_context( &remote->source, base, &func, context )) return UNWIND_FAILED;
     *start = base + func.BeginAddress;
     return UNWOUND;
 }
