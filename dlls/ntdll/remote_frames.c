@@ -73,6 +73,7 @@ struct remote_source
 {
     struct frame_source source;
     HANDLE              process;
+    ULONG               pid;
     struct remote_image images[MAX_IMAGES];
     ULONG               nb_images;
     struct cached_page  pages[CACHED_PAGES];
@@ -118,15 +119,16 @@ static BOOL read_u64( struct remote_source *remote, ULONG64 addr, ULONG64 *value
 }
 
 /* the target's modules, from its loader's list; their .pdata is read when
- * the walk first needs it */
-static void read_images( struct remote_source *remote )
+ * the walk first needs it. The PEB's address comes from the thread's TEB,
+ * whose page the walk reads anyway for the stack's bounds. */
+static void read_images( struct remote_source *remote, ULONG64 teb )
 {
-    PROCESS_BASIC_INFORMATION info;
-    ULONG64 ldr, head, entry;
+    ULONG64 peb, ldr, head, entry;
     ULONG i;
 
-    if (NtQueryInformationProcess( remote->process, ProcessBasicInformation, &info, sizeof(info), NULL )) return;
-    if (!read_u64( remote, (ULONG_PTR)info.PebBaseAddress + FIELD_OFFSET( PEB, LdrData ), &ldr ) || !ldr) return;
+    if (!read_u64( remote, teb + FIELD_OFFSET( TEB, Peb ), &peb ) ||
+        !read_u64( remote, peb + FIELD_OFFSET( PEB, LdrData ), &ldr ) || !ldr)
+        return;
     head = ldr + FIELD_OFFSET( PEB_LDR_DATA, InMemoryOrderModuleList );
     if (!read_u64( remote, head, &entry )) return;
 
@@ -143,16 +145,82 @@ static void read_images( struct remote_source *remote )
         if (!size || base + size < base) continue;
         image->base = base;
         image->end = base + size;
+        image->loaded = FALSE;
+        image->functions = NULL;
+        image->count = 0;
         remote->nb_images++;
     }
 }
 
-/* a copy of the image's .pdata, in one read */
+/*
+ * A big .pdata costs a round trip of its own, and the same few processes
+ * are walked again and again (a watchdog, a hang reporter, a profiler): the
+ * copies are kept from one walk to the next. One is used again only for
+ * the same process, at the same address, with the same headers (the whole
+ * page at the image's base, which every walk reads anyway).
+ */
+#define KEPT_TABLES    32
+#define MAX_KEPT_COUNT (0x40000 / sizeof(RUNTIME_FUNCTION))
+
+struct kept_table
+{
+    ULONG             pid;
+    ULONG64           base;
+    ULONG             count;
+    BYTE              headers[CACHE_PAGE_SIZE];
+    RUNTIME_FUNCTION  functions[1];
+};
+
+static struct kept_table *kept_tables[KEPT_TABLES];
+static RTL_SRWLOCK kept_lock = RTL_SRWLOCK_INIT;
+
+static struct kept_table **kept_slot( ULONG pid, ULONG64 base )
+{
+    /* images are 64k-aligned: mix the bits above */
+    return &kept_tables[(((base >> 16) ^ pid) * 0x9e3779b97f4a7c15ull) >> 59];
+}
+
+static BOOL copy_kept_table( ULONG pid, ULONG64 base, const BYTE *headers, RUNTIME_FUNCTION *functions,
+                             ULONG count )
+{
+    struct kept_table *kept;
+    BOOL found;
+
+    RtlAcquireSRWLockShared( &kept_lock );
+    kept = *kept_slot( pid, base );
+    found = kept && kept->pid == pid && kept->base == base && kept->count == count &&
+            !memcmp( kept->headers, headers, CACHE_PAGE_SIZE );
+    if (found) memcpy( functions, kept->functions, count * sizeof(RUNTIME_FUNCTION) );
+    RtlReleaseSRWLockShared( &kept_lock );
+    return found;
+}
+
+static void keep_table( ULONG pid, ULONG64 base, const BYTE *headers, const RUNTIME_FUNCTION *functions,
+                        ULONG count )
+{
+    struct kept_table *kept, *old;
+
+    if (count > MAX_KEPT_COUNT) return;
+    if (!(kept = RtlAllocateHeap( GetProcessHeap(), 0, offsetof( struct kept_table, functions[count] ) ))) return;
+    kept->pid = pid;
+    kept->base = base;
+    kept->count = count;
+    memcpy( kept->headers, headers, CACHE_PAGE_SIZE );
+    memcpy( kept->functions, functions, count * sizeof(RUNTIME_FUNCTION) );
+    RtlAcquireSRWLockExclusive( &kept_lock );
+    old = *kept_slot( pid, base );
+    *kept_slot( pid, base ) = kept;
+    RtlReleaseSRWLockExclusive( &kept_lock );
+    RtlFreeHeap( GetProcessHeap(), 0, old );
+}
+
+/* a copy of the image's .pdata, kept or read in one go */
 static void load_functions( struct remote_source *remote, struct remote_image *image )
 {
     IMAGE_NT_HEADERS64 nt;
     IMAGE_DOS_HEADER dos;
     IMAGE_DATA_DIRECTORY *dir = &nt.OptionalHeader.DataDirectory[IMAGE_DIRECTORY_ENTRY_EXCEPTION];
+    const BYTE *headers;
     ULONG count;
 
     image->loaded = TRUE;
@@ -166,6 +234,14 @@ static void load_functions( struct remote_source *remote, struct remote_image *i
         count > MAX_FUNCTIONS)
         return;
     if (!(image->functions = RtlAllocateHeap( GetProcessHeap(), 0, count * sizeof(RUNTIME_FUNCTION) ))) return;
+    headers = image->base % CACHE_PAGE_SIZE ? NULL : remote_page( remote, image->base );
+    if (headers && copy_kept_table( remote->pid, image->base, headers, image->functions, count ))
+    {
+        TRACE( "the .pdata of %I64x was kept\n", image->base );
+        image->count = count;
+        return;
+    }
+    TRACE( "reading the .pdata of %I64x\n", image->base );
     if (NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)(image->base + dir->VirtualAddress),
                              image->functions, count * sizeof(RUNTIME_FUNCTION), NULL ))
     {
@@ -174,6 +250,7 @@ static void load_functions( struct remote_source *remote, struct remote_image *i
         return;
     }
     image->count = count;
+    if (headers) keep_table( remote->pid, image->base, headers, image->functions, count );
 }
 
 /* binary search of the target's .pdata, following chained entries */
@@ -254,15 +331,20 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
 
     if ((status = NtOpenProcess( &process, PROCESS_VM_READ | PROCESS_QUERY_LIMITED_INFORMATION, &attr, &process_id )))
         return status;
-    if (!(remote = RtlAllocateHeap( GetProcessHeap(), HEAP_ZERO_MEMORY, sizeof(*remote) )))
+    /* most of it is never touched: only what marks it empty is cleared */
+    if (!(remote = RtlAllocateHeap( GetProcessHeap(), 0, sizeof(*remote) )))
     {
         NtClose( process );
         return STATUS_NO_MEMORY;
     }
     remote->source.unwind = remote_unwind;
     remote->source.read = remote_read;
+    remote->source.is_dispatcher = NULL;
     remote->process = process;
-    read_images( remote );
+    remote->pid = HandleToULong( info->ClientId.UniqueProcess );
+    remote->nb_images = 0;
+    for (i = 0; i < CACHED_PAGES; i++) remote->pages[i].addr = 0;
+    read_images( remote, (ULONG_PTR)info->TebBaseAddress );
     if (same_ntdll( remote )) remote->source.is_dispatcher = is_user_dispatcher;
 
     if (!read_u64( remote, (ULONG_PTR)info->TebBaseAddress + FIELD_OFFSET( TEB, DeallocationStack ), &limits.low ) ||
