@@ -300,6 +300,7 @@ BOOL unwind_pe_frame( struct unwind_state *state, ULONG64 base, ULONG64 pc, RUNT
     struct epilog_op ops[MAX_EPILOG_INSNS + 2];
     struct unwind_info info;
     unsigned int count, prolog_offset, chain;
+    ULONG alloc;
     BOOL machine_frame = FALSE;
     int i, size;
     BYTE op, op_info;
@@ -347,8 +348,8 @@ BOOL unwind_pe_frame( struct unwind_state *state, ULONG64 base, ULONG64 pc, RUNT
                 regs[UNWIND_REG_RSP] = value_add( regs[UNWIND_REG_RSP], sizeof(ULONG64) );
                 break;
             case UWOP_ALLOC_LARGE:
-                regs[UNWIND_REG_RSP] = value_add( regs[UNWIND_REG_RSP], op_info ? unwind_code_long( &info.codes[i] )
-                                                                                 : info.codes[i + 1] * 8 );
+                alloc = op_info ? unwind_code_long( &info.codes[i] ) : info.codes[i + 1] * 8;
+                regs[UNWIND_REG_RSP] = value_add( regs[UNWIND_REG_RSP], alloc );
                 break;
             case UWOP_ALLOC_SMALL:
                 regs[UNWIND_REG_RSP] = value_add( regs[UNWIND_REG_RSP], op_info * 8 + 8 );
