@@ -36,7 +36,7 @@ WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 /*
  * The walk's rules are those of backtrace.c; this file supplies the data:
  * the target's modules and their .pdata, read through its process handle,
- * and an interpreter of x64 unwind codes that reads the target's stack.
+ * which unwind_codes.c interprets with RtlVirtualUnwind's rules.
  * Everything read is checked before use and every loop is bounded, since
  * the target's memory may be corrupt or change under us. Host ELF frames of
  * the target cannot be unwound from here: the walk ends at them.
@@ -73,6 +73,7 @@ struct remote_source
 {
     struct frame_source source;
     HANDLE              process;
+    ULONG               pid;
     struct remote_image images[MAX_IMAGES];
     ULONG               nb_images;
     struct cached_page  pages[CACHED_PAGES];
@@ -94,29 +95,22 @@ static const BYTE *remote_page( struct remote_source *remote, ULONG64 addr )
     return page->data;
 }
 
-/* read what can be read from 'addr' on, up to 'size' bytes; returns how much */
-static SIZE_T remote_read_upto( struct remote_source *remote, ULONG64 addr, void *buffer, SIZE_T size )
+static BOOL remote_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
 {
+    struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
     SIZE_T done = 0, offset, chunk;
     const BYTE *data;
 
-    if (addr + size < addr) return 0;
+    if (addr + size < addr) return FALSE;
     while (done < size)
     {
         offset = (addr + done) % CACHE_PAGE_SIZE;
         chunk = min( size - done, CACHE_PAGE_SIZE - offset );
-        if (!(data = remote_page( remote, addr + done - offset ))) break;
+        if (!(data = remote_page( remote, addr + done - offset ))) return FALSE;
         memcpy( (BYTE *)buffer + done, data + offset, chunk );
         done += chunk;
     }
-    return done;
-}
-
-static BOOL remote_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
-{
-    struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
-
-    return remote_read_upto( remote, addr, buffer, size ) == size;
+    return TRUE;
 }
 
 static BOOL read_u64( struct remote_source *remote, ULONG64 addr, ULONG64 *value )
@@ -125,15 +119,16 @@ static BOOL read_u64( struct remote_source *remote, ULONG64 addr, ULONG64 *value
 }
 
 /* the target's modules, from its loader's list; their .pdata is read when
- * the walk first needs it */
-static void read_images( struct remote_source *remote )
+ * the walk first needs it. The PEB's address comes from the thread's TEB,
+ * whose page the walk reads anyway for the stack's bounds. */
+static void read_images( struct remote_source *remote, ULONG64 teb )
 {
-    PROCESS_BASIC_INFORMATION info;
-    ULONG64 ldr, head, entry;
+    ULONG64 peb, ldr, head, entry;
     ULONG i;
 
-    if (NtQueryInformationProcess( remote->process, ProcessBasicInformation, &info, sizeof(info), NULL )) return;
-    if (!read_u64( remote, (ULONG_PTR)info.PebBaseAddress + FIELD_OFFSET( PEB, LdrData ), &ldr ) || !ldr) return;
+    if (!read_u64( remote, teb + FIELD_OFFSET( TEB, Peb ), &peb ) ||
+        !read_u64( remote, peb + FIELD_OFFSET( PEB, LdrData ), &ldr ) || !ldr)
+        return;
     head = ldr + FIELD_OFFSET( PEB_LDR_DATA, InMemoryOrderModuleList );
     if (!read_u64( remote, head, &entry )) return;
 
@@ -150,16 +145,82 @@ static void read_images( struct remote_source *remote )
         if (!size || base + size < base) continue;
         image->base = base;
         image->end = base + size;
+        image->loaded = FALSE;
+        image->functions = NULL;
+        image->count = 0;
         remote->nb_images++;
     }
 }
 
-/* a copy of the image's .pdata, in one read */
+/*
+ * A big .pdata costs a round trip of its own, and the same few processes
+ * are walked again and again (a watchdog, a hang reporter, a profiler): the
+ * copies are kept from one walk to the next. One is used again only for
+ * the same process, at the same address, with the same headers (the whole
+ * page at the image's base, which every walk reads anyway).
+ */
+#define KEPT_TABLES    32
+#define MAX_KEPT_COUNT (0x40000 / sizeof(RUNTIME_FUNCTION))
+
+struct kept_table
+{
+    ULONG             pid;
+    ULONG64           base;
+    ULONG             count;
+    BYTE              headers[CACHE_PAGE_SIZE];
+    RUNTIME_FUNCTION  functions[1];
+};
+
+static struct kept_table *kept_tables[KEPT_TABLES];
+static RTL_SRWLOCK kept_lock = RTL_SRWLOCK_INIT;
+
+static struct kept_table **kept_slot( ULONG pid, ULONG64 base )
+{
+    /* images are 64k-aligned: mix the bits above */
+    return &kept_tables[(((base >> 16) ^ pid) * 0x9e3779b97f4a7c15ull) >> 59];
+}
+
+static BOOL copy_kept_table( ULONG pid, ULONG64 base, const BYTE *headers, RUNTIME_FUNCTION *functions,
+                             ULONG count )
+{
+    struct kept_table *kept;
+    BOOL found;
+
+    RtlAcquireSRWLockShared( &kept_lock );
+    kept = *kept_slot( pid, base );
+    found = kept && kept->pid == pid && kept->base == base && kept->count == count &&
+            !memcmp( kept->headers, headers, CACHE_PAGE_SIZE );
+    if (found) memcpy( functions, kept->functions, count * sizeof(RUNTIME_FUNCTION) );
+    RtlReleaseSRWLockShared( &kept_lock );
+    return found;
+}
+
+static void keep_table( ULONG pid, ULONG64 base, const BYTE *headers, const RUNTIME_FUNCTION *functions,
+                        ULONG count )
+{
+    struct kept_table *kept, *old;
+
+    if (count > MAX_KEPT_COUNT) return;
+    if (!(kept = RtlAllocateHeap( GetProcessHeap(), 0, offsetof( struct kept_table, functions[count] ) ))) return;
+    kept->pid = pid;
+    kept->base = base;
+    kept->count = count;
+    memcpy( kept->headers, headers, CACHE_PAGE_SIZE );
+    memcpy( kept->functions, functions, count * sizeof(RUNTIME_FUNCTION) );
+    RtlAcquireSRWLockExclusive( &kept_lock );
+    old = *kept_slot( pid, base );
+    *kept_slot( pid, base ) = kept;
+    RtlReleaseSRWLockExclusive( &kept_lock );
+    RtlFreeHeap( GetProcessHeap(), 0, old );
+}
+
+/* a copy of the image's .pdata, kept or read in one go */
 static void load_functions( struct remote_source *remote, struct remote_image *image )
 {
     IMAGE_NT_HEADERS64 nt;
     IMAGE_DOS_HEADER dos;
     IMAGE_DATA_DIRECTORY *dir = &nt.OptionalHeader.DataDirectory[IMAGE_DIRECTORY_ENTRY_EXCEPTION];
+    const BYTE *headers;
     ULONG count;
 
     image->loaded = TRUE;
@@ -173,6 +234,14 @@ static void load_functions( struct remote_source *remote, struct remote_image *i
         count > MAX_FUNCTIONS)
         return;
     if (!(image->functions = RtlAllocateHeap( GetProcessHeap(), 0, count * sizeof(RUNTIME_FUNCTION) ))) return;
+    headers = image->base % CACHE_PAGE_SIZE ? NULL : remote_page( remote, image->base );
+    if (headers && copy_kept_table( remote->pid, image->base, headers, image->functions, count ))
+    {
+        TRACE( "the .pdata of %I64x was kept\n", image->base );
+        image->count = count;
+        return;
+    }
+    TRACE( "reading the .pdata of %I64x\n", image->base );
     if (NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)(image->base + dir->VirtualAddress),
                              image->functions, count * sizeof(RUNTIME_FUNCTION), NULL ))
     {
@@ -181,6 +250,7 @@ static void load_functions( struct remote_source *remote, struct remote_image *i
         return;
     }
     image->count = count;
+    if (headers) keep_table( remote->pid, image->base, headers, image->functions, count );
 }
 
 /* binary search of the target's .pdata, following chained entries */
@@ -216,200 +286,7 @@ static BOOL find_function( struct remote_source *remote, ULONG64 pc, ULONG64 *ba
     return FALSE;
 }
 
-/*
- * An epilogue, as the x64 calling convention allows them: "add $n,%rsp" or
- * "lea n(%reg),%rsp" (either may be missing), "pop %reg" as often as needed,
- * then a return or a jump out of the function (a tail call). A thread held
- * there has taken part of its frame down already, so the unwind codes no
- * longer describe its stack; what is left of the epilogue is run instead.
- * Only the innermost frame of a held thread can be there: a return address
- * follows a call, in a body whose frame is whole.
- */
-enum epilog_result { NOT_EPILOG, EPILOG_UNWOUND, EPILOG_FAILED };
-
-#define MAX_EPILOG_BYTES 64  /* an add or lea, 16 pops and a jump fit */
-
-static enum epilog_result unwind_epilog( struct remote_source *remote, ULONG64 func_start, ULONG64 func_end,
-                                         CONTEXT *context )
-{
-    ULONG64 *regs = &context->Rax, rsp = context->Rsp, target;
-    ULONG64 popped[16];
-    BYTE code[MAX_EPILOG_BYTES + 8] = { 0 };  /* zeros past what was read stop the decoding */
-    BYTE pops[16], rex;
-    unsigned int pos = 0, count = 0, i;
-    SIZE_T got;
-
-    if (!(got = remote_read_upto( remote, context->Rip, code, MAX_EPILOG_BYTES ))) return NOT_EPILOG;
-
-    if (code[0] == 0x48 && code[1] == 0x83 && code[2] == 0xc4)  /* add $imm8,%rsp */
-    {
-        rsp += (signed char)code[3];
-        pos = 4;
-    }
-    else if (code[0] == 0x48 && code[1] == 0x81 && code[2] == 0xc4)  /* add $imm32,%rsp */
-    {
-        rsp += *(LONG *)(code + 3);
-        pos = 7;
-    }
-    else if ((code[0] & 0xfe) == 0x48 && code[1] == 0x8d && ((code[2] >> 3) & 7) == 4 &&
-             (code[2] & 7) != 4 && ((code[2] >> 6) == 1 || (code[2] >> 6) == 2))
-    {
-        /* lea disp(%reg),%rsp: REX.W, REX.B extends the base register, no SIB */
-        ULONG64 frame = regs[(code[2] & 7) | ((code[0] & 1) << 3)];
-
-        if ((code[2] >> 6) == 1)
-        {
-            rsp = frame + (signed char)code[3];
-            pos = 4;
-        }
-        else
-        {
-            rsp = frame + *(LONG *)(code + 3);
-            pos = 7;
-        }
-    }
-
-    for (;;)
-    {
-        rex = (code[pos] == 0x41) ? 1 : 0;  /* REX.B: %r8 .. %r15 */
-        if ((code[pos + rex] & 0xf8) != 0x58 || count == ARRAY_SIZE(pops)) break;
-        pops[count++] = (code[pos + rex] & 7) | (rex << 3);
-        pos += rex + 1;
-    }
-
-    if (pos >= got) return NOT_EPILOG;
-    switch (code[pos])
-    {
-    case 0xc3:  /* ret */
-    case 0xc2:  /* ret $imm16 */
-        break;
-    case 0xf3:  /* rep ret */
-        if (code[pos + 1] != 0xc3) return NOT_EPILOG;
-        break;
-    case 0xe9:  /* jmp rel32 */
-    case 0xeb:  /* jmp rel8 */
-        if (code[pos] == 0xe9) target = context->Rip + pos + 5 + *(LONG *)(code + pos + 1);
-        else target = context->Rip + pos + 2 + (signed char)code[pos + 1];
-        if (target >= func_start && target < func_end) return NOT_EPILOG;  /* a jump inside the body */
-        break;
-    case 0xff:  /* jmp *disp32(%rip) */
-        if (code[pos + 1] != 0x25) return NOT_EPILOG;
-        break;
-    case 0x48:  /* rex.W jmp *disp32(%rip) */
-        if (code[pos + 1] != 0xff || code[pos + 2] != 0x25) return NOT_EPILOG;
-        break;
-    default:
-        return NOT_EPILOG;
-    }
-
-    for (i = 0; i < count; i++)
-    {
-        if (!read_u64( remote, rsp, &popped[i] )) return EPILOG_FAILED;
-        rsp += sizeof(ULONG64);
-    }
-    if (!read_u64( remote, rsp, &context->Rip )) return EPILOG_FAILED;
-    for (i = 0; i < count; i++) regs[pops[i]] = popped[i];
-    context->Rsp = rsp + sizeof(ULONG64);
-    return EPILOG_UNWOUND;
-}
-
-/* The x64 unwind of one frame, as RtlVirtualUnwind does it for the frames
- * of a back-trace, reading the target. Unless context->Rip is a return
- * address, it may stand in an epilogue. */
-static BOOL virtual_unwind( struct remote_source *remote, ULONG64 base, RUNTIME_FUNCTION func, CONTEXT *context,
-                            BOOL return_address )
-{
-    ULONG64 *regs = &context->Rax, pc = context->Rip, frame = context->Rsp, value;
-    struct unwind_info info;
-    ULONG prolog_offset, offset;
-    int i, size, chain;
-    BYTE op, op_info;
-
-    for (chain = 0; chain < 32; chain++)
-    {
-        if (!remote_read( &remote->source, base + func.UnwindData, &info, 4 ) ||
-            (info.version != 1 && info.version != 2) ||
-            !remote_read( &remote->source, base + func.UnwindData + 4, info.codes,
-                          ((info.count + 1) & ~1) * sizeof(USHORT) ))
-            return FALSE;
-
-        if (info.frame_reg) frame = regs[info.frame_reg] - info.frame_offset * 16;
-        if (pc >= base + func.BeginAddress && pc < base + func.BeginAddress + info.prolog)
-            prolog_offset = pc - base - func.BeginAddress;
-        else
-        {
-            prolog_offset = ~0u;
-            if (!chain && !return_address)
-            {
-                switch (unwind_epilog( remote, base + func.BeginAddress, base + func.EndAddress, context ))
-                {
-                case EPILOG_UNWOUND: return TRUE;
-                case EPILOG_FAILED: return FALSE;
-                case NOT_EPILOG: break;
-                }
-            }
-        }
-
-        for (i = 0; i < info.count; i += size)
-        {
-            BYTE code_offset = unwind_code_offset( info.codes[i] );
-
-            op = unwind_code_op( info.codes[i] );
-            op_info = unwind_code_info( info.codes[i] );
-            size = unwind_code_size( op, op_info );
-            if (i + size > info.count) return FALSE;
-            if (prolog_offset < code_offset) continue;  /* not executed yet */
-
-            switch (op)
-            {
-            case UWOP_PUSH_NONVOL:
-                if (!read_u64( remote, context->Rsp, &regs[op_info] )) return FALSE;
-                context->Rsp += sizeof(ULONG64);
-                break;
-            case UWOP_ALLOC_LARGE:
-                if (op_info) offset = unwind_code_long( &info.codes[i] );
-                else offset = info.codes[i + 1] * 8;
-                context->Rsp += offset;
-                break;
-            case UWOP_ALLOC_SMALL:
-                context->Rsp += op_info * 8 + 8;
-                break;
-            case UWOP_SET_FPREG:
-                context->Rsp = frame;
-                break;
-            case UWOP_SAVE_NONVOL:
-                if (!read_u64( remote, frame + info.codes[i + 1] * 8, &regs[op_info] )) return FALSE;
-                break;
-            case UWOP_SAVE_NONVOL_FAR:
-                offset = unwind_code_long( &info.codes[i] );
-                if (!read_u64( remote, frame + offset, &regs[op_info] )) return FALSE;
-                break;
-            case UWOP_EPILOG:
-            case UWOP_SAVE_XMM128:
-            case UWOP_SAVE_XMM128_FAR:
-                break;  /* the walk needs no xmm registers */
-            case UWOP_PUSH_MACHFRAME:
-                if (op_info) context->Rsp += sizeof(ULONG64);  /* error code */
-                if (!read_u64( remote, context->Rsp, &context->Rip ) ||
-                    !read_u64( remote, context->Rsp + 24, &value ))
-                    return FALSE;
-                context->Rsp = value;
-                return TRUE;
-            default:
-                WARN( "unknown unwind code %u\n", op );
-                return FALSE;
-            }
-        }
-        if (!(info.flags & UNW_FLAG_CHAININFO)) break;
-        if (!remote_read( &remote->source, base + func.UnwindData + 4 + ((info.count + 1) & ~1) * sizeof(USHORT),
-                          &func, sizeof(func) ))
-            return FALSE;
-    }
-    if (!read_u64( remote, context->Rsp, &context->Rip )) return FALSE;
-    context->Rsp += sizeof(ULONG64);
-    return TRUE;
-}
-
+/* as RtlVirtualUnwind does, whether context->Rip is a return address or not */
 static enum unwind_result remote_unwind( struct frame_source *source, CONTEXT *context,
                                          BOOL return_address, ULONG64 *start )
 {
@@ -418,7 +295,7 @@ static enum unwind_result remote_unwind( struct frame_source *source, CONTEXT *c
     ULONG64 base;
 
     if (!find_function( remote, context->Rip, &base, &func )) return NO_UNWIND_DATA;
-    if (!virtual_unwind( remote, base, func, context, return_address )) return UNWIND_FAILED;
+    if (!unwind_pe_context( &remote->source, base, &func, context )) return UNWIND_FAILED;
     *start = base + func.BeginAddress;
     return UNWOUND;
 }
@@ -454,15 +331,20 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
 
     if ((status = NtOpenProcess( &process, PROCESS_VM_READ | PROCESS_QUERY_LIMITED_INFORMATION, &attr, &process_id )))
         return status;
-    if (!(remote = RtlAllocateHeap( GetProcessHeap(), HEAP_ZERO_MEMORY, sizeof(*remote) )))
+    /* most of it is never touched: only what marks it empty is cleared */
+    if (!(remote = RtlAllocateHeap( GetProcessHeap(), 0, sizeof(*remote) )))
     {
         NtClose( process );
         return STATUS_NO_MEMORY;
     }
     remote->source.unwind = remote_unwind;
     remote->source.read = remote_read;
+    remote->source.is_dispatcher = NULL;
     remote->process = process;
-    read_images( remote );
+    remote->pid = HandleToULong( info->ClientId.UniqueProcess );
+    remote->nb_images = 0;
+    for (i = 0; i < CACHED_PAGES; i++) remote->pages[i].addr = 0;
+    read_images( remote, (ULONG_PTR)info->TebBaseAddress );
     if (same_ntdll( remote )) remote->source.is_dispatcher = is_user_dispatcher;
 
     if (!read_u64( remote, (ULONG_PTR)info->TebBaseAddress + FIELD_OFFSET( TEB, DeallocationStack ), &limits.low ) ||

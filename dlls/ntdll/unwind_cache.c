@@ -27,6 +27,7 @@
 #include "windef.h"
 #include "winternl.h"
 #include "wine/debug.h"
+#include "backtrace.h"
 #include "function_table.h"
 #include "unwind_codes.h"
 #include "unwind_cache.h"
@@ -170,102 +171,59 @@ void unwind_cache_add( ULONG64 pc, ULONG generation, const CONTEXT *before, cons
     WriteRelease( &slot->sequence, seq + 2 );
 }
 
-/* a value the unwind computes: the register 'reg' before it, plus 'off' */
-struct symbol
+static BOOL add_save( struct unwind_recipe *recipe, BYTE reg, const struct unwind_value *value )
 {
-    BYTE    reg;
-    LONG64  off;
-};
-
-static BOOL add_save( struct unwind_recipe *recipe, BYTE reg, struct symbol addr )
-{
-    unsigned int i;
-
-    if (addr.off != (LONG)addr.off) return FALSE;
-    for (i = 0; i < recipe->count; i++) if (recipe->reg[i] == reg) break;  /* a later code wins */
-    if (i == RECIPE_MAX_SAVES) return FALSE;
-    if (i == recipe->count) recipe->count++;
-    recipe->reg[i] = reg;
-    recipe->base[i] = addr.reg;
-    recipe->off[i] = addr.off;
+    if (recipe->count == RECIPE_MAX_SAVES || value->kind != VALUE_LOADED || (LONG64)value->off != (LONG)value->off)
+        return FALSE;
+    recipe->reg[recipe->count] = reg;
+    recipe->base[recipe->count] = value->reg;
+    recipe->off[recipe->count] = value->off;
+    recipe->count++;
     return TRUE;
 }
 
 /***********************************************************************
  *           compile_pe_recipe
  *
- * The recipe of RtlVirtualUnwind for 'pc' in 'func': its unwind codes run
- * over symbols instead of values. Chained unwind information, where the
- * frame register is read again after registers were restored, and machine
- * frames, which load the stack pointer, have no recipe.
+ * The recipe of RtlVirtualUnwind for 'pc' in 'func': unwind_codes.c runs
+ * the same rules over symbols instead of values. Where it cannot say the
+ * result as loads at offsets from the registers before the unwind (machine
+ * frames, which load the stack pointer; a frame register restored by a
+ * chained entry before it is used), there is no recipe.
  */
 BOOL compile_pe_recipe( ULONG64 base, ULONG64 pc, const RUNTIME_FUNCTION *func, struct unwind_recipe *recipe )
 {
-    const struct unwind_info *info = (const struct unwind_info *)(base + func->UnwindData);
-    struct symbol rsp = { 4, 0 }, frame = { 4, 0 };
-    ULONG prolog_offset;
-    BYTE op, op_info;
-    int i, size;
+    struct unwind_state state;
+    const struct unwind_value *rsp, *rip;
+    unsigned int i;
 
-    if ((info->version != 1 && info->version != 2) || (info->flags & UNW_FLAG_CHAININFO)) return FALSE;
+    state.source = &thread_frame_source;
+    for (i = 0; i < ARRAY_SIZE(state.regs); i++)
+    {
+        state.regs[i].kind = VALUE_REGISTER;
+        state.regs[i].reg = i;
+        state.regs[i].off = 0;
+    }
+    if (!unwind_pe_frame( &state, base, pc, *func )) return FALSE;
 
     memset( recipe, 0, sizeof(*recipe) );
-    if (info->frame_reg)
+    rsp = &state.regs[UNWIND_REG_RSP];
+    rip = &state.regs[UNWIND_REG_RIP];
+    if (rsp->kind != VALUE_REGISTER || rip->kind != VALUE_LOADED || rip->reg != rsp->reg ||
+        (LONG64)rsp->off != (LONG)rsp->off || (LONG64)(rip->off - rsp->off) != (LONG)(rip->off - rsp->off))
+        return FALSE;
+    recipe->rsp_reg = rsp->reg;
+    recipe->rsp_off = rsp->off;
+    recipe->rip_off = rip->off - rsp->off;
+
+    for (i = 0; i < 16; i++)
     {
-        frame.reg = info->frame_reg;
-        frame.off = -16 * info->frame_offset;
+        const struct unwind_value *value = &state.regs[i];
+
+        if (i == UNWIND_REG_RSP) continue;
+        if (value->kind == VALUE_REGISTER && value->reg == i && !value->off) continue;  /* left as it was */
+        if (!add_save( recipe, i, value )) return FALSE;
     }
-    if (pc >= base + func->BeginAddress && pc < base + func->BeginAddress + info->prolog)
-        prolog_offset = pc - base - func->BeginAddress;
-    else
-        prolog_offset = ~0u;
-
-    for (i = 0; i < info->count; i += size)
-    {
-        op = unwind_code_op( info->codes[i] );
-        op_info = unwind_code_info( info->codes[i] );
-        size = unwind_code_size( op, op_info );
-        if (i + size > info->count) return FALSE;
-        if (prolog_offset < unwind_code_offset( info->codes[i] )) continue;  /* not executed yet */
-
-        switch (op)
-        {
-        case UWOP_PUSH_NONVOL:
-            if (!add_save( recipe, op_info, rsp )) return FALSE;
-            rsp.off += sizeof(ULONG64);
-            break;
-        case UWOP_ALLOC_LARGE:
-            rsp.off += op_info ? unwind_code_long( &info->codes[i] ) : info->codes[i + 1] * 8;
-            break;
-        case UWOP_ALLOC_SMALL:
-            rsp.off += op_info * 8 + 8;
-            break;
-        case UWOP_SET_FPREG:
-            rsp = frame;
-            break;
-        case UWOP_SAVE_NONVOL:
-        case UWOP_SAVE_NONVOL_FAR:
-        {
-            struct symbol addr = frame;
-
-            addr.off += op == UWOP_SAVE_NONVOL ? info->codes[i + 1] * 8 : unwind_code_long( &info->codes[i] );
-            if (!add_save( recipe, op_info, addr )) return FALSE;
-            break;
-        }
-        case UWOP_EPILOG:
-        case UWOP_SAVE_XMM128:
-        case UWOP_SAVE_XMM128_FAR:
-            break;  /* the walk needs no xmm registers */
-        default:
-            return FALSE;
-        }
-    }
-
-    rsp.off += sizeof(ULONG64);  /* pop the return address */
-    if (rsp.off != (LONG)rsp.off) return FALSE;
-    recipe->rsp_reg = rsp.reg;
-    recipe->rsp_off = rsp.off;
-    recipe->rip_off = -(LONG)sizeof(ULONG64);
     return TRUE;
 }
 

@@ -70,4 +70,41 @@ static inline ULONG unwind_code_long( const USHORT *code )
     return code[1] | ((ULONG)code[2] << 16);
 }
 
+/*
+ * unwind_codes.c: the one interpreter of unwind codes of our own, run by
+ * the walks of other processes over numbers and by the recipe compiler over
+ * symbols, with the rules of RtlVirtualUnwind (which walks this process) so
+ * that a frame unwinds the same from inside its process and from outside.
+ */
+enum unwind_value_kind
+{
+    VALUE_NUMBER,     /* 'off' itself */
+    VALUE_REGISTER,   /* register 'reg' as it was before the unwind, plus 'off' */
+    VALUE_LOADED,     /* the 8 bytes at register 'reg' before the unwind plus 'off' */
+    VALUE_UNKNOWN     /* anything else (the recipe compiler cannot say it) */
+};
+
+struct unwind_value
+{
+    BYTE    kind;
+    BYTE    reg;
+    ULONG64 off;
+};
+
+#define UNWIND_REG_RSP 4
+#define UNWIND_REG_RIP 16
+
+struct frame_source;
+
+struct unwind_state
+{
+    struct frame_source *source;    /* reads code, unwind data and the stack */
+    struct unwind_value  regs[17];  /* Rax ... R15 in CONTEXT order, then Rip */
+};
+
+extern BOOL unwind_pe_frame( struct unwind_state *state, ULONG64 base, ULONG64 pc,
+                             RUNTIME_FUNCTION func ) DECLSPEC_HIDDEN;
+extern BOOL unwind_pe_context( struct frame_source *source, ULONG64 base, const RUNTIME_FUNCTION *func,
+                               CONTEXT *context ) DECLSPEC_HIDDEN;
+
 #endif  /* __WINE_NTDLL_UNWIND_CODES_H */
