@@ -212,8 +212,14 @@ static void bench_pair( const char *name, LPTHREAD_START_ROUTINE func, int opera
     int i;
 
     turn = 0;
+    for (i = 0; i < 2; i++)
+    {
+        t[i] = CreateThread( NULL, 0, func, (void *)(INT_PTR)i, CREATE_SUSPENDED, NULL );
+        /* one thread a core, so that runs differ by what they measure, not by where the scheduler put them */
+        SetThreadAffinityMask( t[i], (DWORD_PTR)1 << i );
+    }
     start = bench_now_ns();
-    for (i = 0; i < 2; i++) t[i] = CreateThread( NULL, 0, func, (void *)(INT_PTR)i, 0, NULL );
+    for (i = 0; i < 2; i++) ResumeThread( t[i] );
     WaitForMultipleObjects( 2, t, TRUE, INFINITE );
     printf( "%s %.1f ns\n", name, (bench_now_ns() - start) / operations );
     for (i = 0; i < 2; i++) CloseHandle( t[i] );
