@@ -10,10 +10,10 @@
 #include <windows.h>
 #include <wct.h>
 #include "deny_access.h"
-#include "wct_query.h"
 
 #define STANDALONE
 #include "wine/test.h"
+#include "wct_query.h"
 
 #define check_thread(i, tid, status) check_thread_(__LINE__, i, tid, status)
 static void check_thread_( int line, int i, DWORD tid, WCT_OBJECT_STATUS status )
@@ -34,20 +34,6 @@ static void check_object_( int line, int i, WCT_OBJECT_TYPE type, WCT_OBJECT_STA
                          i, nodes[i].ObjectType, type );
     ok_(__FILE__, line)( nodes[i].ObjectStatus == status, "node %d: status %u, expected %u\n",
                          i, nodes[i].ObjectStatus, status );
-}
-
-static HANDLE start_thread( LPTHREAD_START_ROUTINE func, void *arg, DWORD *tid )
-{
-    HANDLE thread = CreateThread( NULL, 0, func, arg, 0, tid );
-    ok( thread != NULL, "CreateThread failed, error %lu\n", GetLastError() );
-    return thread;
-}
-
-static void finish_thread( HANDLE thread, BOOL terminate )
-{
-    if (terminate) TerminateThread( thread, 0 );
-    ok( WaitForSingleObject( thread, 5000 ) == WAIT_OBJECT_0, "thread did not finish\n" );
-    CloseHandle( thread );
 }
 
 /* W-01, W-02, W-03, W-18, W-22: sessions and parameters */

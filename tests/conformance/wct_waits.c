@@ -13,10 +13,10 @@
 #include <windows.h>
 #include <winternl.h>
 #include <wct.h>
-#include "wct_query.h"
 
 #define STANDALONE
 #include "wine/test.h"
+#include "wct_query.h"
 
 static BOOL (WINAPI *pWaitOnAddress)(volatile void *, void *, SIZE_T, DWORD);
 static void (WINAPI *pWakeByAddressAll)(void *);
@@ -26,20 +26,6 @@ static NTSTATUS (WINAPI *pNtReleaseKeyedEvent)(HANDLE, const void *, BOOLEAN, co
 static NTSTATUS (WINAPI *pNtQueryInformationThread)(HANDLE, THREADINFOCLASS, void *, ULONG, ULONG *);
 
 static HANDLE never_event;
-
-static HANDLE start_thread( LPTHREAD_START_ROUTINE func, void *arg, DWORD *tid )
-{
-    HANDLE thread = CreateThread( NULL, 0, func, arg, 0, tid );
-    ok( thread != NULL, "CreateThread failed, error %lu\n", GetLastError() );
-    return thread;
-}
-
-static void finish_thread( HANDLE thread, BOOL terminate )
-{
-    if (terminate) TerminateThread( thread, 0 );
-    ok( WaitForSingleObject( thread, 5000 ) == WAIT_OBJECT_0, "thread did not finish\n" );
-    CloseHandle( thread );
-}
 
 /* Waits until 'tid' is a chain of one Blocked node, and checks it. */
 static void check_blocked_alone( DWORD tid, DWORD flags, DWORD pid )

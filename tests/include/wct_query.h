@@ -9,6 +9,8 @@
  * checks what the last query returned, so a chain that never gets there
  * fails with the nodes it had.
  *
+ * Include it after wine/test.h: it reports through ok().
+ *
  * Copyright 2026 The wine-backtrace-wct authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -41,6 +43,20 @@ struct expect
 #define BLOCKED(tid)      { WctThreadType, WctStatusBlocked, (tid) }
 #define RUNNING(tid)      { WctThreadType, WctStatusRunning, (tid) }
 #define OBJECT(type, st)  { (type), (st), 0 }
+
+static HANDLE start_thread( LPTHREAD_START_ROUTINE func, void *arg, DWORD *tid )
+{
+    HANDLE thread = CreateThread( NULL, 0, func, arg, 0, tid );
+    ok( thread != NULL, "CreateThread failed, error %lu\n", GetLastError() );
+    return thread;
+}
+
+static void finish_thread( HANDLE thread, BOOL terminate )
+{
+    if (terminate) TerminateThread( thread, 0 );
+    ok( WaitForSingleObject( thread, 5000 ) == WAIT_OBJECT_0, "thread did not finish\n" );
+    CloseHandle( thread );
+}
 
 static BOOL load_wct(void)
 {
