@@ -8,6 +8,7 @@
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <windows.h>
 #include <wct.h>
 
@@ -132,7 +133,7 @@ static void event_set_wait(void)
  * records a wait (a few stores before the thread blocks). Each thread
  * takes the lock, works a little inside it so that the other one blocks,
  * and lets go. */
-#define CONTENDED_LOOPS 100000
+#define CONTENDED_LOOPS 50000
 
 static SRWLOCK srw = SRWLOCK_INIT;
 static CONDITION_VARIABLE cv = CONDITION_VARIABLE_INIT;
@@ -170,7 +171,7 @@ static DWORD WINAPI contend_srw( void *arg )
 
 /* strict ping-pong: every round wakes the other thread and sleeps on the
  * condition variable until it is this thread's turn again */
-#define PING_PONG_ROUNDS 20000
+#define PING_PONG_ROUNDS 5000
 
 static DWORD WINAPI ping_pong_cs( void *arg )
 {
@@ -204,25 +205,39 @@ static DWORD WINAPI ping_pong_srw( void *arg )
     return 0;
 }
 
-/* ns per operation of two threads running 'func' together */
+/* ns per operation of two threads running 'func' together: the median of
+ * seven rounds, as one round may find the two threads in step or not */
+#define PAIR_ROUNDS 7
+
+static int __cdecl compare_double( const void *a, const void *b )
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 static void bench_pair( const char *name, LPTHREAD_START_ROUTINE func, int operations )
 {
+    double start, times[PAIR_ROUNDS];
     HANDLE t[2];
-    double start;
-    int i;
+    int i, round;
 
-    turn = 0;
-    for (i = 0; i < 2; i++)
+    for (round = 0; round < PAIR_ROUNDS; round++)
     {
-        t[i] = CreateThread( NULL, 0, func, (void *)(INT_PTR)i, CREATE_SUSPENDED, NULL );
-        /* one thread a core, so that runs differ by what they measure, not by where the scheduler put them */
-        SetThreadAffinityMask( t[i], (DWORD_PTR)1 << i );
+        turn = 0;
+        for (i = 0; i < 2; i++)
+        {
+            t[i] = CreateThread( NULL, 0, func, (void *)(INT_PTR)i, CREATE_SUSPENDED, NULL );
+            /* one thread a core, so that runs differ by what they measure, not by where the scheduler put them */
+            SetThreadAffinityMask( t[i], (DWORD_PTR)1 << i );
+        }
+        start = bench_now_ns();
+        for (i = 0; i < 2; i++) ResumeThread( t[i] );
+        WaitForMultipleObjects( 2, t, TRUE, INFINITE );
+        times[round] = (bench_now_ns() - start) / operations;
+        for (i = 0; i < 2; i++) CloseHandle( t[i] );
     }
-    start = bench_now_ns();
-    for (i = 0; i < 2; i++) ResumeThread( t[i] );
-    WaitForMultipleObjects( 2, t, TRUE, INFINITE );
-    printf( "%s %.1f ns\n", name, (bench_now_ns() - start) / operations );
-    for (i = 0; i < 2; i++) CloseHandle( t[i] );
+    qsort( times, PAIR_ROUNDS, sizeof(times[0]), compare_double );
+    printf( "%s %.1f ns\n", name, times[PAIR_ROUNDS / 2] );
 }
 
 int main( int argc, char **argv )
