@@ -27,12 +27,7 @@ build_exe "$TOP/demo/deadlocks.c" "$DEMO/deadlocks.exe" >"$DEMO/build.log" 2>&1 
 
 echo "demo: starting deadlocks.exe on the layer"
 "$LAYER" "$DEMO/deadlocks.exe" >"$DEMO/deadlocks.out" 2>&1 &
-pid=""
-for i in $(seq 120); do
-    pid=$(sed -n 's/^deadlocks: pid \([0-9]*\) ready.*/\1/p' "$DEMO/deadlocks.out")
-    [ -n "$pid" ] && break
-    sleep 0.5
-done
+pid=$(wait_for_ready "$DEMO/deadlocks.out" deadlocks 60) || true
 [ -n "$pid" ] || die "deadlocks.exe did not get stuck within a minute: $(cat "$DEMO/deadlocks.out")"
 
 echo "demo: deadlocks.exe (pid $pid) is stuck; running wctdump $pid"

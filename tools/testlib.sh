@@ -92,3 +92,17 @@ build_winelib() {
     WINEDLLPATH="${WINEDLLPATH:+$WINEDLLPATH:}$TESTBIN/winelib"
     export WINEDLLPATH
 }
+
+# wait_for_ready FILE NAME SECONDS: prints the process id a test program
+# writes to FILE as "NAME: pid N ready" once it is stuck where it should
+# be; fails (printing nothing) if that has not happened after SECONDS.
+wait_for_ready() {
+    tries=$(($3 * 10))
+    while [ $tries -gt 0 ]; do
+        ready_pid=$(sed -n "s/^$2: pid \([0-9]*\) ready.*/\1/p" "$1" 2>/dev/null | head -1)
+        [ -n "$ready_pid" ] && { echo "$ready_pid"; return 0; }
+        tries=$((tries - 1))
+        sleep 0.1
+    done
+    return 1
+}

@@ -23,12 +23,7 @@ try() {
     launcher=$1 tree=$2
     "$LAYER" --kill
     (cd / && exec "$launcher" "$scratch/hang.exe" >"$scratch/hang.out" 2>"$scratch/hang.err") &
-    pid=""
-    for i in $(seq 600); do
-        pid=$(sed -n 's/^hang: pid \([0-9]*\) ready.*/\1/p' "$scratch/hang.out")
-        [ -n "$pid" ] && break
-        sleep 0.1
-    done
+    pid=$(wait_for_ready "$scratch/hang.out" hang 60) || true
     rc=0
     [ -n "$pid" ] && (cd / && "$launcher" wctdump "$pid") >"$scratch/report" 2>&1 || rc=$?
     server=$(for p in $(pgrep wineserver); do readlink "/proc/$p/exe"; done | grep -x "$tree/server/wineserver" || true)

@@ -27,12 +27,7 @@ expect() {
 }
 
 (cd "$dir" && exec "$LAYER" hang.exe >"$dir/hang.out" 2>"$dir/hang.err") &
-pid=""
-for i in $(seq 600); do
-    pid=$(sed -n 's/^hang: pid \([0-9]*\) ready.*/\1/p' "$dir/hang.out")
-    [ -n "$pid" ] && break
-    sleep 0.1
-done
+pid=$(wait_for_ready "$dir/hang.out" hang 60) || true
 [ -n "$pid" ] || { echo "hang.exe did not start"; cat "$dir/hang.err"; "$LAYER" --kill; exit 1; }
 
 # the id as the full listing prints it, given back

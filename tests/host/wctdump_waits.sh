@@ -11,12 +11,7 @@ build_exe "$TOP/tests/host/programs/waits.c" "$dir/waits.exe"
 fail=0
 
 (cd "$dir" && exec "$LAYER" waits.exe >"$dir/waits.out" 2>"$dir/waits.err") &
-pid=""
-for i in $(seq 1200); do
-    [ "$(grep -c '^waits: thread ' "$dir/waits.out" 2>/dev/null)" = 5 ] &&
-        pid=$(sed -n 's/^waits: pid \([0-9]*\).*/\1/p' "$dir/waits.out") && break
-    sleep 0.1
-done
+pid=$(wait_for_ready "$dir/waits.out" waits 120) || true
 [ -n "$pid" ] || { echo "waits.exe did not start"; cat "$dir/waits.err"; "$LAYER" --kill; exit 1; }
 
 # wait_kind TID: the "wait" of that thread's first node in the JSON report

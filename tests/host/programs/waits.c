@@ -2,7 +2,8 @@
  * A program whose threads wait where the wineserver cannot see them: in
  * Sleep, for an SRW lock the main thread holds, on a condition variable,
  * in WaitOnAddress, and for a critical section the main thread holds.
- * Prints "waits: pid N" and each thread's id and kind, then waits forever.
+ * Prints each thread's id and kind, then "waits: pid N ready", and waits
+ * forever.
  *
  * Copyright 2026 The wine-backtrace-wct authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -64,12 +65,13 @@ int main( void )
     InitializeCriticalSection( &cs );
     EnterCriticalSection( &cs );
     AcquireSRWLockExclusive( &srw );
-    printf( "waits: pid %lu\n", GetCurrentProcessId() );
     for (i = 0; i < ARRAYSIZE(waits); i++)
     {
         CloseHandle( CreateThread( NULL, 0, waits[i].func, NULL, 0, &tid ) );
         printf( "waits: thread %lu %s\n", tid, waits[i].kind );
     }
+    /* the threads are started; the test waits until each reports its wait */
+    printf( "waits: pid %lu ready\n", GetCurrentProcessId() );
     fflush( stdout );
     Sleep( INFINITE );
     return 0;
