@@ -26,6 +26,7 @@ build_exe "$TOP/demo/deadlocks.c" "$DEMO/deadlocks.exe" >"$DEMO/build.log" 2>&1 
     { cat "$DEMO/build.log"; exit 1; }
 
 echo "demo: starting deadlocks.exe on the layer"
+: >"$DEMO/deadlocks.out"  # not the lines of an earlier run
 "$LAYER" "$DEMO/deadlocks.exe" >"$DEMO/deadlocks.out" 2>&1 &
 pid=$(wait_for_ready "$DEMO/deadlocks.out" deadlocks 60) || true
 [ -n "$pid" ] || die "deadlocks.exe did not get stuck within a minute: $(cat "$DEMO/deadlocks.out")"

@@ -26,6 +26,7 @@ wait_for() {
 }
 
 # one process, three cycles
+: >"$dir/on.out"; : >"$dir/on.err"  # not the lines of an earlier run
 WINE_DEADLOCK_WATCHDOG=2 "$LAYER" "$dir/deadlocks.exe" >"$dir/on.out" 2>"$dir/on.err" &
 wait_for "$dir/on.err" 'watchdog: end of report' 3 || fail=1
 "$LAYER" --kill
@@ -47,6 +48,7 @@ grep -q 'watchdog:     #0[0-9] ntdll!RtlEnterCriticalSection+0x' "$dir/on.err" |
 if grep -q 'watchdog:     #.* 0x[0-9a-f]*$' "$dir/on.err"; then echo "on: a frame left unnamed"; fail=1; fi
 
 # two processes, one cycle: each reports it, and where the other thread is
+for f in a.out a.err b.out b.err; do : >"$dir/$f"; done
 WINE_DEADLOCK_WATCHDOG=2 "$LAYER" "$dir/xproc.exe" a >"$dir/a.out" 2>"$dir/a.err" &
 WINE_DEADLOCK_WATCHDOG=2 "$LAYER" "$dir/xproc.exe" b >"$dir/b.out" 2>"$dir/b.err" &
 wait_for "$dir/a.err" 'watchdog: end of report' 1 || fail=1

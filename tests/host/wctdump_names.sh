@@ -22,6 +22,7 @@ export LC_ALL=C.UTF-8
 
 names="hang-g hang-dwarf4 hang-O1 hang é"
 for base in hang-g hang-dwarf4 hang-O1 "hang é"; do
+    : >"$dir/$base.out"; : >"$dir/$base.watchdog"  # not the lines of an earlier run
     (cd "$dir" && WINE_DEADLOCK_WATCHDOG=1 exec "$LAYER" "$base.exe" >"$base.out" 2>"$base.watchdog") &
 done
 pids=""
