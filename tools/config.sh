@@ -8,6 +8,11 @@
 # The Debian Wine the layer is built from and runs with.
 WINE_VERSION="8.0~repack-4"
 
+# The layer's patch series for that Wine: patches/$WINE_SERIES/series lists
+# the patches in the order they apply; patches/$WINE_SERIES/manifest says
+# which patch of it carries each file of ours (tools/series.sh).
+WINE_SERIES="wine-8.0"
+
 # Where tools/setup.sh unpacks its source, relative to the checkout
 # (configure --with-wine-source=DIR builds from another tree).
 WINE_SOURCE_DEFAULT="build/cache/wine-source"

@@ -27,7 +27,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tools/testlib.sh"
 TIMEOUT=${TEST_TIMEOUT:-300}
 WINE_SOURCE=${WINE_SOURCE:-$TOP/$WINE_SOURCE_DEFAULT}
-export STAGED TESTBIN LAYER WINE_SOURCE TOP
+export STAGED TESTBIN LAYER WINE_SOURCE TOP WINE_SERIES
 
 flavour=layer
 [ "${1:-}" = "--stock" ] && { flavour=stock; shift; }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Write the layer as a git format-patch series against the pristine Wine
-# tree: each patch of patches/series with the new files it hooks in (as
-# patches/manifest assigns them), then one patch per Wine test directory
+# tree: each patch of patches/$WINE_SERIES/series with the new files it hooks in (as
+# patches/$WINE_SERIES/manifest assigns them), then one patch per Wine test directory
 # with the conformance tests in Wine's test layout.
 #
 # Usage: tools/series.sh PRISTINE OUTDIR      (run by 'make series')
@@ -25,7 +25,7 @@ PRISTINE=$(cd "${1:?usage: tools/series.sh PRISTINE OUTDIR}" && pwd)
 mkdir -p "${2:?usage: tools/series.sh PRISTINE OUTDIR}"
 OUT=$(cd "$2" && pwd)
 WORK=${SERIES_WORK:-$TOP/build/series/repo}
-MANIFEST="$TOP/patches/manifest"
+MANIFEST="$TOP/patches/$WINE_SERIES/manifest"
 
 say() { echo "series: $*"; }
 die() { echo "series: error: $*" >&2; exit 1; }
@@ -48,7 +48,7 @@ destinations() {
 }
 
 series_patches() {
-    grep -v '^#' "$TOP/patches/series" | awk 'NF'
+    grep -v '^#' "$TOP/patches/$WINE_SERIES/series" | awk 'NF'
 }
 
 # Files of ours: the overlay mirroring Wine's tree, and the tests.
@@ -61,7 +61,7 @@ our_files() {
 hooks() {
     p=$1 file=$2
     name=$(basename "$file") dir=$(dirname "$file")
-    { sed -n '/^+++ /d; s/^+//p' "$TOP/patches/$p"
+    { sed -n '/^+++ /d; s/^+//p' "$TOP/patches/$WINE_SERIES/$p"
       for f in $(manifest | awk -v p="$p" '$2 == p && $1 != f { print $1 }' f="$file"); do cat "$TOP/$f"; done
     } | grep -qF -e "$name" -e "$dir"
 }
@@ -69,17 +69,17 @@ hooks() {
 check_manifest() {
     problems=$(
         for f in $(our_files); do
-            [ -n "$(destinations "$f")" ] || echo "$f is in no patch: give it a line in patches/manifest"
+            [ -n "$(destinations "$f")" ] || echo "$f is in no patch: give it a line in patches/$WINE_SERIES/manifest"
         done
         manifest | while read -r file dests; do
             case $file in *'*'*|*'?'*) continue ;; esac
-            [ -f "$TOP/$file" ] || { echo "patches/manifest names $file, which does not exist"; continue; }
+            [ -f "$TOP/$file" ] || { echo "patches/$WINE_SERIES/manifest names $file, which does not exist"; continue; }
             for d in $dests; do
                 case $d in
                     -) ;;
                     *.patch)
-                        series_patches | grep -qx "$d" || echo "$file: $d is not in patches/series"
-                        [ -f "$TOP/patches/$d" ] && ! hooks "$d" "$file" &&
+                        series_patches | grep -qx "$d" || echo "$file: $d is not in patches/$WINE_SERIES/series"
+                        [ -f "$TOP/patches/$WINE_SERIES/$d" ] && ! hooks "$d" "$file" &&
                             echo "$file: $d does not hook it in (nothing it adds names it)" ;;
                     dlls/*/tests)
                         [ -d "$PRISTINE/${d%/tests}" ] || [ -d "$TOP/${d%/tests}" ] ||
@@ -132,21 +132,21 @@ commit() {
 
 hook_patch() {
     p=$1
-    header=$(sed '/^---$/,$d' "$TOP/patches/$p")
+    header=$(sed '/^---$/,$d' "$TOP/patches/$WINE_SERIES/$p")
     author=$(echo "$header" | sed -n 's/^From: //p' | head -1)
-    [ -n "$author" ] || die "patches/$p has no From: line"
+    [ -n "$author" ] || die "patches/$WINE_SERIES/$p has no From: line"
     echo "$header" | sed -n 's/^Subject: //p' | head -1 >"$WORK/.git/message"
-    [ -s "$WORK/.git/message" ] || die "patches/$p has no Subject: line"
+    [ -s "$WORK/.git/message" ] || die "patches/$WINE_SERIES/$p has no Subject: line"
     echo "$header" | sed '1,/^Subject: /d' >>"$WORK/.git/message"
 
-    git_ apply --index "$TOP/patches/$p" || die "patches/$p does not apply to the pristine tree"
+    git_ apply --index "$TOP/patches/$WINE_SERIES/$p" || die "patches/$WINE_SERIES/$p does not apply to the pristine tree"
     files=$(manifest | awk -v p="$p" '$2 == p { print $1 }')
     for f in $files; do
         mkdir -p "$WORK/$(dirname "$f")"
         cp "$TOP/$f" "$WORK/$f"
         git_ add "$f"
     done
-    commit "$author" "$(date_of "patches/$p" $files)" "$WORK/.git/message"
+    commit "$author" "$(date_of "patches/$WINE_SERIES/$p" $files)" "$WORK/.git/message"
 }
 
 # add_sources MAKEFILE NAME...: NAME in the C_SRCS list, kept sorted
@@ -223,7 +223,7 @@ test_patch() {
 
 check_manifest
 base_repo
-AUTHOR=$(sed -n 's/^From: //p' "$TOP/patches/$(series_patches | head -1)" | head -1)
+AUTHOR=$(sed -n 's/^From: //p' "$TOP/patches/$WINE_SERIES/$(series_patches | head -1)" | head -1)
 for p in $(series_patches); do
     hook_patch "$p"
 done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Stage the Wine tree the layer is built from:
-#   pristine Debian source  ->  patches/series applied  ->  our overlay files
+#   pristine Debian source  ->  patches/$WINE_SERIES/series applied  ->  our overlay files
 # then generate what Debian's repack strips and configure it (once).
 #
 # Usage: tools/stage.sh SRCDIR PRISTINE STAGED
@@ -38,8 +38,8 @@ fi
 
 
 series_stamp() {
-    (cat "$SRC/patches/series"; grep -v '^#' "$SRC/patches/series" | while read -r p; do
-        [ -n "$p" ] && cat "$SRC/patches/$p"; done) | md5sum | cut -d' ' -f1
+    (cat "$SRC/patches/$WINE_SERIES/series"; grep -v '^#' "$SRC/patches/$WINE_SERIES/series" | while read -r p; do
+        [ -n "$p" ] && cat "$SRC/patches/$WINE_SERIES/$p"; done) | md5sum | cut -d' ' -f1
 }
 
 copy_pristine() {
@@ -50,11 +50,11 @@ copy_pristine() {
 }
 
 apply_patches() {
-    grep -v '^#' "$SRC/patches/series" | while read -r p; do
+    grep -v '^#' "$SRC/patches/$WINE_SERIES/series" | while read -r p; do
         [ -n "$p" ] || continue
-        say "applying patches/$p"
-        patch -s -p1 -d "$STAGED" --no-backup-if-mismatch <"$SRC/patches/$p" ||
-            die "patches/$p does not apply to the pristine tree"
+        say "applying patches/$WINE_SERIES/$p"
+        patch -s -p1 -d "$STAGED" --no-backup-if-mismatch <"$SRC/patches/$WINE_SERIES/$p" ||
+            die "patches/$WINE_SERIES/$p does not apply to the pristine tree"
     done
 }
 

@@ -1,25 +1,25 @@
 #!/bin/sh
-# Every patch in patches/series applies cleanly (no fuzz, no offset) to the
+# Every patch in patches/$WINE_SERIES/series applies cleanly (no fuzz, no offset) to the
 # pristine Wine tree, in order.
 set -eu
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 n=0
-for p in $(grep -v '^#' "$TOP/patches/series"); do
+for p in $(grep -v '^#' "$TOP/patches/$WINE_SERIES/series"); do
     # Copy the pristine files this patch touches, once, then apply in order.
-    for f in $(sed -n 's|^+++ b/\([^	 ]*\).*|\1|p' "$TOP/patches/$p"); do
+    for f in $(sed -n 's|^+++ b/\([^	 ]*\).*|\1|p' "$TOP/patches/$WINE_SERIES/$p"); do
         [ -e "$scratch/$f" ] && continue
         mkdir -p "$scratch/$(dirname "$f")"
         [ -e "$WINE_SOURCE/$f" ] && cp "$WINE_SOURCE/$f" "$scratch/$f"
     done
-    out=$(patch -p1 -F0 -d "$scratch" --no-backup-if-mismatch <"$TOP/patches/$p" 2>&1) ||
+    out=$(patch -p1 -F0 -d "$scratch" --no-backup-if-mismatch <"$TOP/patches/$WINE_SERIES/$p" 2>&1) ||
         { echo "$p does not apply:"; echo "$out"; exit 1; }
     if echo "$out" | grep -qE 'offset|fuzz'; then
         echo "$p applies only with an offset or fuzz:"; echo "$out"; exit 1
     fi
     n=$((n + 1))
 done
-for p in "$TOP"/patches/*.patch; do
-    grep -qx "$(basename "$p")" "$TOP/patches/series" || { echo "$(basename "$p") is not in series"; exit 1; }
+for p in "$TOP"/patches/$WINE_SERIES/*.patch; do
+    grep -qx "$(basename "$p")" "$TOP/patches/$WINE_SERIES/series" || { echo "$(basename "$p") is not in series"; exit 1; }
 done
 echo "$n patches apply cleanly"
