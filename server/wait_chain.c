@@ -42,6 +42,7 @@
 #include "security.h"
 #include "thread.h"
 #include "user.h"
+#include "process_memory.h"
 #include "wine/wait_chain.h"
 
 /*
@@ -64,8 +65,6 @@ struct chain
     struct thread         *seen[MAX_WALK];
     unsigned int           seen_count;
     int                    cycle;
-    struct process        *mem_process;  /* whose memory mem_fd reads */
-    int                    mem_fd;
 };
 
 /* what a thread waits for: a server wait, or one it recorded itself */
@@ -92,26 +91,17 @@ static struct wait_chain_node *add_node( struct chain *chain, unsigned int type,
     return node;
 }
 
-/* A client process's memory, read through /proc, which neither stops nor
- * wakes its threads (read_process_memory suspends one with ptrace). The
- * bytes are the server's own: they never reach a client that could not
- * read them itself. A chain keeps the file of the process it is in open. */
+/* A client process's memory, read without stopping or waking its threads
+ * (process_memory.c), through a live task: the process may have lost its
+ * main thread. The bytes are the server's own: they never reach a client
+ * that could not read them itself. */
 static int read_client_memory( struct chain *chain, struct process *process, client_ptr_t addr,
                                void *buffer, size_t size )
 {
-    char path[32];
+    int ret = read_process_memory_unstopped( process, addr, size, buffer );
 
-    if (process != chain->mem_process)
-    {
-        if (chain->mem_fd != -1) close( chain->mem_fd );
-        chain->mem_process = process;
-        chain->mem_fd = -1;
-        if (process->unix_pid == -1) return 0;
-        snprintf( path, sizeof(path), "/proc/%d/mem", process->unix_pid );
-        chain->mem_fd = open( path, O_RDONLY );
-    }
-    if (chain->mem_fd == -1 || addr > 0x7fffffffffffull - size) return 0;
-    return pread( chain->mem_fd, buffer, size, addr ) == size;
+    clear_error();
+    return ret == 1;
 }
 
 /* The wait a thread recorded, if any. The thread may be changing the record
@@ -358,9 +348,7 @@ DECL_HANDLER(get_wait_chain)
     }
 
     memset( &chain, 0, sizeof(chain) );
-    chain.mem_fd = -1;
     walk_chain( &chain, thread, req->flags );
-    if (chain.mem_fd != -1) close( chain.mem_fd );
     release_object( thread );
 
     reply->total = chain.count;
