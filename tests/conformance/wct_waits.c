@@ -26,6 +26,13 @@ static NTSTATUS (WINAPI *pNtWaitForKeyedEvent)(HANDLE, const void *, BOOLEAN, co
 static NTSTATUS (WINAPI *pNtReleaseKeyedEvent)(HANDLE, const void *, BOOLEAN, const LARGE_INTEGER *);
 static NTSTATUS (WINAPI *pNtQueryInformationThread)(HANDLE, THREADINFOCLASS, void *, ULONG, ULONG *);
 static NTSTATUS (WINAPI *pNtQueryInformationProcess)(HANDLE, PROCESSINFOCLASS, void *, ULONG, ULONG *);
+static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
+
+/* CallSnapshot of pkfuncs.h (coredll, Windows Embedded Compact) */
+struct call_snapshot
+{
+    DWORD_PTR ret_addr;
+};
 
 static HANDLE never_event;
 
@@ -63,11 +70,36 @@ static DWORD settled_switches( DWORD tid )
     }
 }
 
+/* W-37: walks of a blocked thread's stack (GetThreadCallStack, where
+ * coredll exists) leave its ContextSwitches as they were too: it is walked
+ * without being suspended */
+static void walk_quietly( DWORD tid, DWORD pid, HANDLE thread, DWORD switches )
+{
+    struct call_snapshot frames[64];
+    ULONG n;
+    int i;
+
+    if (!pGetThreadCallStack) return;
+    for (i = 0; i < 20; i++)
+    {
+        n = pGetThreadCallStack( thread, ARRAY_SIZE(frames), frames, 0, 0 );
+        ok( n > 2, "W-37: walk %d: %lu frames, error %lu\n", i, n, GetLastError() );
+    }
+    node_count = WCT_MAX_NODE_COUNT;
+    ok( pGetThreadWaitChain( session, 0, 0, tid, &node_count, nodes, &is_cycle ),
+        "W-37: query failed, error %lu\n", GetLastError() );
+    ok( nodes[0].ObjectStatus == WctStatusBlocked, "W-37: status %u after 20 walks\n", nodes[0].ObjectStatus );
+    ok( nodes[0].ThreadObject.ProcessId == pid, "W-37: pid %04lx\n", nodes[0].ThreadObject.ProcessId );
+    ok( nodes[0].ThreadObject.ContextSwitches == switches, "W-37: %lu context switches after 20 walks, was %lu\n",
+        nodes[0].ThreadObject.ContextSwitches, switches );
+}
+
 /* W-32, W-37: the thread stays Blocked, its WaitTime grows, and twenty
  * queries leave its ContextSwitches as they were */
 static void check_blocked_wait( const char *what, DWORD tid )
 {
     DWORD before, switches;
+    HANDLE thread;
     int i;
 
     winetest_push_context( "%s", what );
@@ -84,6 +116,11 @@ static void check_blocked_wait( const char *what, DWORD tid )
         ok( nodes[0].ObjectStatus == WctStatusBlocked, "W-37: query %d: status %u\n", i, nodes[0].ObjectStatus );
         ok( nodes[0].ThreadObject.ContextSwitches == switches, "W-37: query %d: %lu context switches, was %lu\n",
             i, nodes[0].ThreadObject.ContextSwitches, switches );
+    }
+    if ((thread = OpenThread( THREAD_ALL_ACCESS, FALSE, tid )))
+    {
+        walk_quietly( tid, GetCurrentProcessId(), thread, switches );
+        CloseHandle( thread );
     }
 
     Sleep( 300 );
@@ -521,6 +558,7 @@ static void test_read_memory_undisturbed( const char *exe )
     ok( nodes[0].ObjectStatus == WctStatusBlocked, "status %u\n", nodes[0].ObjectStatus );
     ok( nodes[0].ThreadObject.ContextSwitches == switches, "%lu context switches after 1000 reads, was %lu\n",
         nodes[0].ThreadObject.ContextSwitches, switches );
+    walk_quietly( pi.dwThreadId, pi.dwProcessId, pi.hThread, switches );
     winetest_pop_context();
 
     TerminateProcess( pi.hProcess, 0 );
@@ -682,7 +720,7 @@ static void test_tls_load_while_blocked(void)
 
 START_TEST(wct_waits)
 {
-    HMODULE kernelbase = GetModuleHandleA( "kernelbase.dll" ), ntdll = GetModuleHandleA( "ntdll.dll" );
+    HMODULE kernelbase = GetModuleHandleA( "kernelbase.dll" ), ntdll = GetModuleHandleA( "ntdll.dll" ), coredll;
     char **argv;
     int argc = winetest_get_mainargs( &argv );
 
@@ -714,6 +752,8 @@ START_TEST(wct_waits)
     pNtReleaseKeyedEvent = (void *)GetProcAddress( ntdll, "NtReleaseKeyedEvent" );
     pNtQueryInformationThread = (void *)GetProcAddress( ntdll, "NtQueryInformationThread" );
     pNtQueryInformationProcess = (void *)GetProcAddress( ntdll, "NtQueryInformationProcess" );
+    if ((coredll = LoadLibraryA( "coredll.dll" )))
+        pGetThreadCallStack = (void *)GetProcAddress( coredll, "GetThreadCallStack" );
 
     session = pOpenThreadWaitChainSession( 0, NULL );
     ok( session != NULL, "no session, error %lu\n", GetLastError() );
