@@ -40,7 +40,8 @@ C_ASSERT( FIELD_OFFSET( CONTEXT, Rip ) - FIELD_OFFSET( CONTEXT, Rax ) == 16 * si
  * (server_wait, the futex wait of NtWaitForAlertByThreadId, a sleep in
  * NtDelayExecution) publishes the registers of its syscall frame; a
  * suspension (wait_suspend, in a signal handler, which may set the context)
- * and a nested blocking call only invalidate them. Only the thread writes
+ * and a nested blocking call invalidate them, and a suspension that gives
+ * back the context published publishes it again. Only the thread writes
  * its frame, but a signal handler may run between any two of its
  * instructions: every change of the count is one atomic operation, so the
  * count only grows (no value comes back), and the count becomes odd only
@@ -90,6 +91,22 @@ static inline void blocked_frame_enter(void)
     context.ContextFlags = CONTEXT_AMD64 | CONTEXT_INTEGER | CONTEXT_CONTROL;
     if (NtGetContextThread( GetCurrentThread(), &context )) return;
     for (i = 0; i < 17; i++) frame->regs[i] = (&context.Rax)[i];
+    __atomic_compare_exchange_n( &frame->seq, &seq, seq + 1, FALSE, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST );
+}
+
+/* The thread was suspended inside a blocking call (wait_suspend, which made
+ * the count 'seq' then) and is about to get 'context' back into its syscall
+ * frame: if that is what it published, nobody set its context, and the
+ * frame is published again, for walks that do not suspend it. */
+static inline void blocked_frame_resume( unsigned long long seq, const CONTEXT *context )
+{
+    volatile struct blocked_frame *frame = current_blocked_frame();
+    unsigned int i;
+
+    if (!frame->depth ||
+        (context->ContextFlags & (CONTEXT_INTEGER | CONTEXT_CONTROL)) != (CONTEXT_INTEGER | CONTEXT_CONTROL))
+        return;
+    for (i = 0; i < 17; i++) if (frame->regs[i] != (&context->Rax)[i]) return;
     __atomic_compare_exchange_n( &frame->seq, &seq, seq + 1, FALSE, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST );
 }
 
