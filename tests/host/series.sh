@@ -6,7 +6,7 @@
 # our files), so that no patch uses a file, header or function a later
 # patch brings. The last commit gives exactly the sources the layer is built from
 # (the staged tree), and its tests, in Wine's layout, pass on the layer.
-# timeout: 1200
+# timeout: 2400
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 . "$TOP/tools/config.sh"
