@@ -72,9 +72,10 @@ done
 
 # --- the whole series -----------------------------------------------------
 
+i=0
 for p in "$out"/patches/*.patch; do
-    git -C "$tree" log --format=%s | grep -qxF "$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p" | head -1)" && continue
-    git_am "$p"
+    i=$((i + 1))
+    [ $i -gt $n ] && git_am "$p"
 done
 changed=$(git -C "$tree" diff --name-only pristine HEAD)
 
