@@ -73,6 +73,7 @@ struct remote_source
 {
     struct frame_source source;
     HANDLE              process;
+    BOOL                can_query;  /* process has PROCESS_QUERY_INFORMATION */
     ULONG               pid;
     struct remote_image images[MAX_IMAGES];
     ULONG               nb_images;
@@ -300,6 +301,49 @@ static enum unwind_result remote_unwind( struct frame_source *source, CONTEXT *c
     return UNWOUND;
 }
 
+/* Is 'addr' in an executable section of the image, as its headers say? */
+static BOOL image_section_is_code( struct remote_source *remote, const struct remote_image *image, ULONG64 addr )
+{
+    IMAGE_SECTION_HEADER section;
+    IMAGE_NT_HEADERS64 nt;
+    IMAGE_DOS_HEADER dos;
+    ULONG64 rva = addr - image->base, table;
+    ULONG i;
+
+    if (!remote_read( &remote->source, image->base, &dos, sizeof(dos) ) || dos.e_magic != IMAGE_DOS_SIGNATURE ||
+        !remote_read( &remote->source, image->base + dos.e_lfanew, &nt, sizeof(nt) ) ||
+        nt.Signature != IMAGE_NT_SIGNATURE)
+        return FALSE;
+    table = image->base + dos.e_lfanew + FIELD_OFFSET( IMAGE_NT_HEADERS64, OptionalHeader ) +
+            nt.FileHeader.SizeOfOptionalHeader;
+    for (i = 0; i < nt.FileHeader.NumberOfSections && i < 96; i++)
+    {
+        if (!remote_read( &remote->source, table + i * sizeof(section), &section, sizeof(section) )) return FALSE;
+        if (rva >= section.VirtualAddress && rva < (ULONG64)section.VirtualAddress + section.Misc.VirtualSize)
+            return !!(section.Characteristics & IMAGE_SCN_MEM_EXECUTE);
+    }
+    return FALSE;
+}
+
+/* Executable memory of the target, as it says; without the right to ask
+ * (PROCESS_QUERY_INFORMATION), only its images' code sections count. */
+static BOOL remote_is_code( struct frame_source *source, ULONG64 addr )
+{
+    struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
+    MEMORY_BASIC_INFORMATION info;
+    ULONG i;
+
+    if (addr < 0x10000 || addr > HIGHEST_USER_ADDRESS) return FALSE;
+    if (remote->can_query)
+        return !NtQueryVirtualMemory( remote->process, (void *)(ULONG_PTR)addr, MemoryBasicInformation, &info,
+                                      sizeof(info), NULL ) &&
+               info.State == MEM_COMMIT && is_executable_protection( info.Protect );
+    for (i = 0; i < remote->nb_images; i++)
+        if (addr >= remote->images[i].base && addr < remote->images[i].end)
+            return image_section_is_code( remote, &remote->images[i], addr );
+    return FALSE;
+}
+
 /* ntdll sits at the same address in every process of a Wine prefix; if the
  * target's does, its dispatchers are ours */
 static BOOL same_ntdll( struct remote_source *remote )
@@ -327,9 +371,12 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     struct stack_limits limits;
     NTSTATUS status;
     HANDLE process;
+    BOOL can_query;
     ULONG i;
 
-    if ((status = NtOpenProcess( &process, PROCESS_VM_READ | PROCESS_QUERY_LIMITED_INFORMATION, &attr, &process_id )))
+    /* with the right to ask it which memory is code, if the caller has it */
+    if (!(can_query = !NtOpenProcess( &process, PROCESS_VM_READ | PROCESS_QUERY_INFORMATION, &attr, &process_id )) &&
+        (status = NtOpenProcess( &process, PROCESS_VM_READ | PROCESS_QUERY_LIMITED_INFORMATION, &attr, &process_id )))
         return status;
     /* most of it is never touched: only what marks it empty is cleared */
     if (!(remote = RtlAllocateHeap( GetProcessHeap(), 0, sizeof(*remote) )))
@@ -340,7 +387,9 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     remote->source.unwind = remote_unwind;
     remote->source.read = remote_read;
     remote->source.is_dispatcher = NULL;
+    remote->source.is_code = remote_is_code;
     remote->process = process;
+    remote->can_query = can_query;
     remote->pid = HandleToULong( info->ClientId.UniqueProcess );
     remote->nb_images = 0;
     for (i = 0; i < CACHED_PAGES; i++) remote->pages[i].addr = 0;
