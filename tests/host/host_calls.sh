@@ -5,9 +5,10 @@
 #   - a FIFO (read(), with the FIFO's file name),
 #   - an anonymous Unix pipe, as `producer | 7za a -si` gives (pipe:[N]);
 # then the line written to it reaches the program.
-# Also: Wine's own driver threads in a host poll() (winebus, wineusb in
-# winedevice.exe) are Blocked in a host call wherever Linux shows them in
-# poll, never Running (checked when such a process runs in the prefix).
+# Also: Wine's own driver threads that wait in their unix libraries
+# (winebus's bus_main_thread, wineusb's event_thread_proc, in a
+# winedevice.exe) are seen Blocked in a host call (checked where the prefix
+# loads either driver).
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 . "$TOP/tools/testlib.sh"
@@ -44,6 +45,16 @@ finish fifo "fifo line"
 { wait_for_ready "$dir/pipe.out" hostcall 120 >/dev/null && echo "pipe line"; } |
     (cd "$dir" && exec "$LAYER" hostcall.exe >"$dir/pipe.out" 2>"$dir/pipe.err") || true
 finish pipe "pipe line"
+
+# the drivers' threads (programs/drivers.c)
+build_exe "$TOP/tests/host/programs/drivers.c" "$dir/drivers.exe"
+(cd "$dir" && "$LAYER" drivers.exe >"$dir/drivers.out" 2>"$dir/drivers.err") || true
+tr -d '\r' <"$dir/drivers.out"
+if grep -q '^drivers: none' "$dir/drivers.out"; then
+    echo "drivers: no winedevice.exe loads winebus.sys or wineusb.sys here: not checked"
+elif ! grep -q '^drivers: [1-9][0-9]* threads, 0 never blocked' "$dir/drivers.out"; then
+    echo "drivers: FAILED"; tail -5 "$dir/drivers.err"; fail=1
+fi
 
 "$LAYER" --kill
 exit $fail
