@@ -245,7 +245,8 @@ static void walk_frames( struct frame_source *source, CONTEXT *context, BOOL lea
                          void **buffer, void **stack, const struct stack_limits *limits, volatile ULONG *n )
 {
     enum step_result result;
-    BOOL stored = FALSE;  /* context->Rip is buffer[*n - 1] */
+    BOOL stored = FALSE;  /* context->Rip is buffer[*n - 1], which held 'before' */
+    void *before = NULL, *stack_before = NULL;
 
     while (*n < count)
     {
@@ -253,11 +254,14 @@ static void walk_frames( struct frame_source *source, CONTEXT *context, BOOL lea
         {
             /* The last frame has no unwind data: a return address into
              * code without it (a JIT's), or a value of a corrupt frame that
-             * never was one. Only the first is a frame. */
+             * never was one. Only the first is a frame; the other is taken
+             * back, and the buffer left as it was. */
             if (result == STEP_UNKNOWN && stored && !source->is_code( source, context->Rip ))
             {
                 TRACE( "dropping %p, which is not code\n", (void *)context->Rip );
                 --*n;
+                buffer[*n] = before;
+                if (stack) stack[*n] = stack_before;
             }
             return;
         }
@@ -265,8 +269,13 @@ static void walk_frames( struct frame_source *source, CONTEXT *context, BOOL lea
         if (skip) skip--;
         else
         {
+            before = buffer[*n];
             buffer[*n] = (void *)context->Rip;
-            if (stack) stack[*n] = (void *)context->Rsp;
+            if (stack)
+            {
+                stack_before = stack[*n];
+                stack[*n] = (void *)context->Rsp;
+            }
             ++*n;
         }
     }
