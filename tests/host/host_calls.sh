@@ -33,7 +33,7 @@ rm -f "$dir/fifo"
 mkfifo "$dir/fifo"
 exec 3<>"$dir/fifo"
 : >"$dir/fifo.out"
-(cd "$dir" && exec "$LAYER" hostcall.exe "$dir/fifo" <"$dir/fifo" >"$dir/fifo.out" 2>"$dir/fifo.err") &
+(cd "$dir" && exec "$LAYER" hostcall.exe "$dir/fifo" <"$dir/fifo" >"$dir/fifo.out" 2>"$dir/fifo.err" 3>&-) &
 prog=$!
 if wait_for_ready "$dir/fifo.out" hostcall 120 >/dev/null; then echo "fifo line" >&3; fi
 exec 3>&-
