@@ -247,44 +247,59 @@ static timeout_t host_block_since( struct thread *thread, int nr, unsigned int s
     return block->since;
 }
 
-/* Does /proc/PID/fd/'fd' of the thread's process lead to the same file as
- * one of the pipes the thread talks to the server through, or its process's
- * socket to the server? */
-static int is_server_pipe( struct thread *thread, long long fd )
+/* What descriptor 'fd' of the thread's process is, as /proc links it:
+ * "pipe:[N]", "socket:[N]", a file name. readlink() only reads the link:
+ * nothing of the file behind it is touched, so a file on a server that does
+ * not answer cannot hold up this one. */
+static int read_fd_link( struct thread *thread, long long fd, char *target, size_t size )
 {
-    struct fd *pipes[] = { thread->request_fd, thread->reply_fd, thread->wait_fd, thread->process->msg_fd };
-    struct stat client, server;
     char path[64];
-    unsigned int i;
-    int unix_fd;
+    ssize_t got;
 
     if (fd < 0 || fd > INT_MAX) return 0;
     snprintf( path, sizeof(path), "/proc/%d/fd/%d", thread->unix_pid, (int)fd );
-    if (stat( path, &client ) == -1) return 0;
+    if ((got = readlink( path, target, size - 1 )) <= 0) return 0;
+    target[got] = 0;
+    return 1;
+}
+
+/* Is this link one of the pipes the thread talks to the server through, or
+ * its process's socket to the server? Pipes and sockets are named by their
+ * inode, which fstat() of the server's own ends gives. */
+static int is_server_pipe( struct thread *thread, const char *link )
+{
+    struct fd *pipes[] = { thread->request_fd, thread->reply_fd, thread->wait_fd, thread->process->msg_fd };
+    unsigned long long inode;
+    struct stat server;
+    unsigned int i;
+    int unix_fd;
+    char end;
+
+    if (sscanf( link, "pipe:[%llu%c", &inode, &end ) != 2 && sscanf( link, "socket:[%llu%c", &inode, &end ) != 2)
+        return 0;
+    if (end != ']') return 0;
     for (i = 0; i < ARRAY_SIZE(pipes); i++)
     {
         if (!pipes[i] || (unix_fd = get_unix_fd( pipes[i] )) == -1) continue;
-        if (fstat( unix_fd, &server ) != -1 && server.st_dev == client.st_dev && server.st_ino == client.st_ino)
-            return 1;
+        if (fstat( unix_fd, &server ) != -1 && server.st_ino == inode) return 1;
     }
     clear_error();  /* get_unix_fd sets one for a closed fd */
     return 0;
 }
 
-/* append what descriptor 'fd' of the thread's process is to 'what' */
-static void describe_fd( struct thread *thread, long long fd, char *what, size_t size )
+/* add one descriptor of a host call to the description; returns 0 if it is
+ * the thread's own pipe to the server */
+static int describe_fd( struct thread *thread, long long fd, char *what, size_t size )
 {
     size_t len = strlen( what );
-    char path[64], target[96];
-    ssize_t got;
+    char target[96];
 
-    if (len + 8 >= size) return;
+    if (!read_fd_link( thread, fd, target, sizeof(target) )) snprintf( target, sizeof(target), "fd %lld", fd );
+    else if (is_server_pipe( thread, target )) return 0;
+    if (len + 8 >= size) return 1;
     if (len) strcpy( what + len, ", " ), len += 2;
-    snprintf( path, sizeof(path), "/proc/%d/fd/%lld", thread->unix_pid, fd );
-    if (fd < 0 || fd > INT_MAX || (got = readlink( path, target, sizeof(target) - 1 )) <= 0)
-        snprintf( target, sizeof(target), "fd %lld", fd );
-    else target[got] = 0;
     snprintf( what + len, size - len, "%s", target );
+    return 1;
 }
 
 /* Is the thread asleep in a host system call that waits for something
@@ -314,8 +329,7 @@ static int get_host_call( struct chain *chain, struct thread *thread, struct wai
     switch (host_calls[i].args)
     {
     case HOST_CALL_FD:
-        if (is_server_pipe( thread, (int)args[0] )) return 0;
-        describe_fd( thread, (int)args[0], wait->what, sizeof(wait->what) );
+        if (!describe_fd( thread, (int)args[0], wait->what, sizeof(wait->what) )) return 0;
         break;
     case HOST_CALL_POLL:
         /* the descriptors polled, read from the thread's memory as far as
@@ -328,8 +342,7 @@ static int get_host_call( struct chain *chain, struct thread *thread, struct wai
             if (!read_client_memory( chain, thread->process, pollfds + n * sizeof(pollfd), pollfd, sizeof(pollfd) ))
                 break;
             if (pollfd[0] < 0) continue;
-            if (is_server_pipe( thread, pollfd[0] )) return 0;
-            describe_fd( thread, pollfd[0], wait->what, sizeof(wait->what) );
+            if (!describe_fd( thread, pollfd[0], wait->what, sizeof(wait->what) )) return 0;
         }
         break;
     case HOST_CALL_NONE:
