@@ -235,50 +235,60 @@ static enum step_result step_frame( struct frame_source *source, CONTEXT *contex
     return STEP_DONE;
 }
 
+/* A frame found but not yet stored: it is stored once the walk knows it is
+ * one, so that the caller's buffer gets nothing a frame does not stand in. */
+struct pending_frame
+{
+    void *rip;
+    void *rsp;
+    BOOL  valid;
+};
+
+static void store_frame( volatile struct pending_frame *pending, void **buffer, void **stack, volatile ULONG *n )
+{
+    buffer[*n] = pending->rip;
+    if (stack) stack[*n] = pending->rsp;
+    pending->valid = FALSE;
+    ++*n;
+}
+
 /* The common core: walk from 'context' (whose own frame is not reported),
  * drop 'skip' return addresses, store at most 'count', and the stack pointer
  * of each frame they return into when 'stack' is given. '*n' counts what is
- * stored as it is stored, so a fault part-way leaves a valid prefix. Unless
- * the context was taken by a call (capture_caller_context), its Rip may be any
- * instruction, and a leaf function may stand there. */
+ * stored as it is stored, so a fault part-way leaves a valid prefix, and
+ * '*pending' holds the frame found last until the next step says whether it
+ * is one. Unless the context was taken by a call (capture_caller_context),
+ * its Rip may be any instruction, and a leaf function may stand there. */
 static void walk_frames( struct frame_source *source, CONTEXT *context, BOOL leaf_ok, ULONG skip, ULONG count,
-                         void **buffer, void **stack, const struct stack_limits *limits, volatile ULONG *n )
+                         void **buffer, void **stack, const struct stack_limits *limits, volatile ULONG *n,
+                         volatile struct pending_frame *pending )
 {
     enum step_result result;
-    BOOL stored = FALSE;  /* context->Rip is buffer[*n - 1], which held 'before' */
-    void *before = NULL, *stack_before = NULL;
 
-    while (*n < count)
+    while (*n + pending->valid < count)
     {
         if ((result = step_frame( source, context, &leaf_ok, limits )) != STEP_DONE)
         {
             /* The last frame has no unwind data: a return address into
              * code without it (a JIT's), or a value of a corrupt frame that
-             * never was one. Only the first is a frame; the other is taken
-             * back, and the buffer left as it was. */
-            if (result == STEP_UNKNOWN && stored && !source->is_code( source, context->Rip ))
+             * never was one. Only the first is a frame. */
+            if (pending->valid && result == STEP_UNKNOWN && !source->is_code( source, context->Rip ))
             {
                 TRACE( "dropping %p, which is not code\n", (void *)context->Rip );
-                --*n;
-                buffer[*n] = before;
-                if (stack) stack[*n] = stack_before;
+                pending->valid = FALSE;
             }
-            return;
+            break;
         }
-        stored = !skip;
+        if (pending->valid) store_frame( pending, buffer, stack, n );
         if (skip) skip--;
         else
         {
-            before = buffer[*n];
-            buffer[*n] = (void *)context->Rip;
-            if (stack)
-            {
-                stack_before = stack[*n];
-                stack[*n] = (void *)context->Rsp;
-            }
-            ++*n;
+            pending->rip = (void *)context->Rip;
+            pending->rsp = (void *)context->Rsp;
+            pending->valid = TRUE;
         }
     }
+    if (pending->valid) store_frame( pending, buffer, stack, n );
 }
 
 /* A fault reading the stack ends a walk with the frames found so far. */
@@ -303,10 +313,11 @@ ULONG walk_stack( struct frame_source *source, CONTEXT *context, BOOL from_call,
                   void **buffer, void **stack, const struct stack_limits *limits, BOOL buffer_faults )
 {
     volatile ULONG n = 0;  /* read after a fault unwinds the __TRY block */
+    volatile struct pending_frame pending = { NULL, NULL, FALSE };
 
     __TRY
     {
-        walk_frames( source, context, !from_call, skip, count, buffer, stack, limits, &n );
+        walk_frames( source, context, !from_call, skip, count, buffer, stack, limits, &n, &pending );
     }
     __EXCEPT( buffer_faults ? stack_read_fault : stack_fault )
     {
@@ -314,6 +325,19 @@ ULONG walk_stack( struct frame_source *source, CONTEXT *context, BOOL from_call,
         WARN( "fault while walking the stack after %lu frames\n", n );
     }
     __ENDTRY
+    /* the frame whose caller could not be read is one; storing it may fault
+     * as any store in the caller's buffer may */
+    if (pending.valid)
+    {
+        __TRY
+        {
+            store_frame( &pending, buffer, stack, &n );
+        }
+        __EXCEPT( buffer_faults ? stack_read_fault : stack_fault )
+        {
+        }
+        __ENDTRY
+    }
     return n;
 }
 
