@@ -72,7 +72,6 @@ struct remote_source
 {
     struct frame_source source;
     HANDLE              process;
-    BOOL                can_query;  /* process has PROCESS_QUERY_INFORMATION */
     ULONG               pid;
     struct remote_image images[MAX_IMAGES];
     ULONG               nb_images;
@@ -311,19 +310,16 @@ static BOOL image_section_is_code( struct remote_source *remote, const struct re
     return FALSE;
 }
 
-/* Executable memory of the target, as it says; without the right to ask
- * (PROCESS_QUERY_INFORMATION), only its images' code sections count. */
+/* Executable memory of the target: its images' code sections. Asking the
+ * target (NtQueryVirtualMemory) would run an APC in it and wake its threads,
+ * which a walk never does; code outside its images (a JIT's) is therefore
+ * not taken for code, and the walk ends there rather than guess. */
 static BOOL remote_is_code( struct frame_source *source, ULONG64 addr )
 {
     struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
-    MEMORY_BASIC_INFORMATION info;
     ULONG i;
 
     if (addr < 0x10000 || addr > HIGHEST_USER_ADDRESS) return FALSE;
-    if (remote->can_query)
-        return !NtQueryVirtualMemory( remote->process, (void *)(ULONG_PTR)addr, MemoryBasicInformation, &info,
-                                      sizeof(info), NULL ) &&
-               info.State == MEM_COMMIT && is_executable_protection( info.Protect );
     for (i = 0; i < remote->nb_images; i++)
         if (addr >= remote->images[i].base && addr < remote->images[i].end)
             return image_section_is_code( remote, &remote->images[i], addr );
@@ -357,12 +353,9 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     struct stack_limits limits;
     NTSTATUS status;
     HANDLE process;
-    BOOL can_query;
     ULONG i;
 
-    /* with the right to ask it which memory is code, if the caller has it */
-    if (!(can_query = !NtOpenProcess( &process, PROCESS_VM_READ | PROCESS_QUERY_INFORMATION, &attr, &process_id )) &&
-        (status = NtOpenProcess( &process, PROCESS_VM_READ | PROCESS_QUERY_LIMITED_INFORMATION, &attr, &process_id )))
+    if ((status = NtOpenProcess( &process, PROCESS_VM_READ | PROCESS_QUERY_LIMITED_INFORMATION, &attr, &process_id )))
         return status;
     /* most of it is never touched: only what marks it empty is cleared */
     if (!(remote = RtlAllocateHeap( GetProcessHeap(), 0, sizeof(*remote) )))
@@ -375,7 +368,6 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     remote->source.is_dispatcher = NULL;
     remote->source.is_code = remote_is_code;
     remote->process = process;
-    remote->can_query = can_query;
     remote->pid = HandleToULong( info->ClientId.UniqueProcess );
     remote->nb_images = 0;
     for (i = 0; i < CACHED_PAGES; i++) remote->pages[i].addr = 0;

@@ -1,5 +1,5 @@
 /*
- * No invented frames (C-15, not in the specification's catalogue): a thread
+ * No invented frames (C-16, not in the specification's catalogue): a thread
  * running code without unwind data, as a JIT makes it (VirtualAlloc'd,
  * never given to RtlAddFunctionTable), whose stack holds values that are no
  * return addresses: a stored double (0x4232796302e20000, not a canonical
@@ -134,10 +134,10 @@ static void sample( HANDLE process, HANDLE thread, ULONG_PTR code, ULONG_PTR dat
                 trace( "sample %lu, frame %lu of %lu: %#Ix\n", i, j, n, frames[j].dwReturnAddr );
         }
     }
-    ok( !invented, "C-15: %lu frames of %lu samples are no code\n", invented, samples );
-    ok( !elsewhere, "C-15: %lu of %lu samples do not stand in the loop\n", elsewhere, samples );
+    ok( !invented, "C-16: %lu frames of %lu samples are no code\n", invented, samples );
+    ok( !elsewhere, "C-16: %lu of %lu samples do not stand in the loop\n", elsewhere, samples );
     /* code without unwind data, with no return address at [rsp], ends the walk */
-    ok( short_walks == samples, "C-15: %lu of %lu samples have more than the loop's frame\n",
+    ok( short_walks == samples, "C-16: %lu of %lu samples have more than the loop's frame\n",
         samples - short_walks, samples );
 }
 
@@ -151,7 +151,7 @@ static void test_other_thread(void)
     while (!flags.spinning) Sleep( 1 );
     sample( GetCurrentProcess(), thread, (ULONG_PTR)code, (ULONG_PTR)some_data, 1000 );
     flags.stop = 1;
-    ok( WaitForSingleObject( thread, 10000 ) == WAIT_OBJECT_0, "C-15: the thread did not stop\n" );
+    ok( WaitForSingleObject( thread, 10000 ) == WAIT_OBJECT_0, "C-16: the thread did not stop\n" );
     CloseHandle( thread );
     VirtualFree( code, 0, MEM_RELEASE );
 }
@@ -176,13 +176,13 @@ static void test_other_process( const char *exe )
     si.hStdInput = GetStdHandle( STD_INPUT_HANDLE );
     si.hStdError = GetStdHandle( STD_ERROR_HANDLE );
     sprintf( cmd, "\"%s\" callstack_jit spin", exe );
-    ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "C-15: no child\n" );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "C-16: no child\n" );
     CloseHandle( write_end );
     while (total < sizeof(line) - 1 && !strchr( line, '\n' ) &&
            ReadFile( read_end, line + total, sizeof(line) - 1 - total, &got, NULL ) && got)
         line[total += got] = 0;
     CloseHandle( read_end );
-    ok( sscanf( line, "%I64x %I64x %I64x", &code, &data, &child_flags ) == 3, "C-15: the child said '%s'\n", line );
+    ok( sscanf( line, "%I64x %I64x %I64x", &code, &data, &child_flags ) == 3, "C-16: the child said '%s'\n", line );
 
     /* it spins once its code says so */
     for (i = 0; i < 10000 && !seen.spinning; i++)
@@ -190,7 +190,7 @@ static void test_other_process( const char *exe )
         if (!ReadProcessMemory( pi.hProcess, (void *)(ULONG_PTR)child_flags, &seen, sizeof(seen), NULL )) break;
         if (!seen.spinning) Sleep( 1 );
     }
-    ok( seen.spinning, "C-15: the child does not spin\n" );
+    ok( seen.spinning, "C-16: the child does not spin\n" );
     if (seen.spinning) sample( pi.hProcess, pi.hThread, code, data, 300 );
     TerminateProcess( pi.hProcess, 0 );
     WaitForSingleObject( pi.hProcess, 10000 );
@@ -234,13 +234,13 @@ static void test_fault_handler(void)
     ((void (*)(void))fault_code)();
     RemoveVectoredExceptionHandler( handler );
 
-    ok( handler_calls == 1, "C-15: the handler ran %ld times\n", handler_calls );
+    ok( handler_calls == 1, "C-16: the handler ran %ld times\n", handler_calls );
     for (i = 0; i < handler_count; i++)
     {
-        ok( (ULONG_PTR)handler_frames[i] != stored_double, "C-15: frame %lu is the double on the stack\n", i );
+        ok( (ULONG_PTR)handler_frames[i] != stored_double, "C-16: frame %lu is the double on the stack\n", i );
         if (handler_frames[i] == fault_code + 0x0d) at_fault = i;
     }
-    ok( at_fault < handler_count, "C-15: the faulting instruction is not among %u frames\n", handler_count );
+    ok( at_fault < handler_count, "C-16: the faulting instruction is not among %u frames\n", handler_count );
     for (i = 0; i < handler_count; i++) trace( "frame %lu: %p\n", i, handler_frames[i] );
     VirtualFree( fault_code, 0, MEM_RELEASE );
 }
