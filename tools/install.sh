@@ -57,6 +57,12 @@ do_install() {
     # installed Wine's, linked as in the build tree
     mkdir -p "$lib/nls"
     cp -P "$staged"/nls/*.nls "$lib/nls/"
+    # ntdll loads libwine.so.1 from libs/wine of its tree: the installed
+    # Wine's, linked there by tools/build.sh, as stock Wine loads it
+    if [ -e "$staged/libs/wine/libwine.so.1" ]; then
+        mkdir -p "$lib/libs/wine"
+        cp -P "$staged/libs/wine/libwine.so.1" "$lib/libs/wine/"
+    fi
     sed 's|^BUILDDIR=.*|BUILDDIR=""|' "$TOP/loader/wine-layer" >"$dir/bin/wine-layer"
     chmod 755 "$dir/bin/wine-layer"
     say "done: $(find "$lib" -type f | wc -l) files and the NLS links; run programs with $dir/bin/wine-layer PROGRAM"

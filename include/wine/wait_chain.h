@@ -32,10 +32,11 @@ struct wait_chain_node
     unsigned int       wait_time;         /* ms in the current wait */
     unsigned int       context_switches;
     unsigned int       wait_kind;         /* thread nodes: WAIT_RECORD_* of a wait the server cannot see */
-    unsigned int       name_len;          /* object nodes: bytes in name */
+    unsigned int       name_len;          /* bytes in name */
     unsigned long long object;            /* the recorded object (thread nodes) or critical section (its
                                            * node), where the requester may read the thread's process */
-    WCHAR              name[128];         /* object nodes: full NT name, not terminated */
+    WCHAR              name[128];         /* object nodes: full NT name; thread nodes in a host call:
+                                           * its descriptors (WAIT_HOST_CALL); not terminated */
 };
 
 /*
@@ -62,6 +63,17 @@ enum wait_record_kind
     WAIT_RECORD_SLEEP,                /* no object */
     WAIT_RECORD_KIND_COUNT
 };
+
+/*
+ * A thread node's wait_kind may also say what the server found itself: the
+ * thread is blocked in a host system call that no server wait and no wait
+ * record describes (a read of a Unix pipe or FIFO in ReadFile, a poll() in a
+ * driver's unix library). 'object' is then the Linux system call number, and
+ * 'name' what its file descriptors refer to as /proc shows them ("pipe:[123]",
+ * "/tmp/fifo", "socket:[456]"; a poll's descriptors separated by ", "). No
+ * record holds this kind: record kinds fit in 8 bits.
+ */
+#define WAIT_HOST_CALL 0x100
 
 /* 'what' packs the kind above the 48 bits of a user-space address, so that
  * a single aligned store publishes both; the thread stores 'since' first. */
