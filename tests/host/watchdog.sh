@@ -1,7 +1,9 @@
 #!/bin/sh
-# WINE_DEADLOCK_WATCHDOG=N: a hung program explains itself on stderr, once
-# per cycle, with stacks, counting what it lists; a cycle through two
-# processes is reported by both; a value that is not a whole number of
+# WINE_DEADLOCK_WATCHDOG=N: a hung program says once that it is watched
+# (name and id) and explains itself on stderr, once per cycle, naming the
+# process, with stacks and critical sections' addresses, counting what it
+# lists, and ends with a command to paste (wine-layer wctdump PID) that
+# works; a cycle through two processes is reported by both; a value that is not a whole number of
 # seconds gets a one-line warning and no watchdog; without the variable
 # nothing is printed.
 set -eu
@@ -29,15 +31,22 @@ wait_for() {
 : >"$dir/on.out"; : >"$dir/on.err"  # not the lines of an earlier run
 WINE_DEADLOCK_WATCHDOG=2 "$LAYER" "$dir/deadlocks.exe" >"$dir/on.out" 2>"$dir/on.err" &
 wait_for "$dir/on.err" 'watchdog: end of report' 3 || fail=1
+pid=$(sed -n 's/^wine: watchdog: every thread of the process: wine-layer wctdump \([0-9]*\)$/\1/p' "$dir/on.err" | sort -u)
+rc=0; [ -n "$pid" ] && "$LAYER" wctdump $pid >"$dir/hint.txt" 2>&1 || rc=$?
+[ -n "$pid" ] && [ $rc = 1 ] && grep -q "^process $pid deadlocks.exe" "$dir/hint.txt" &&
+    echo "on: the hint 'wine-layer wctdump $pid' reports deadlocks.exe" || { echo "on: hint '$pid', exit $rc"; fail=1; }
 "$LAYER" --kill
 wait
-reports=$(grep -c 'watchdog: deadlock: 2 threads blocked in a cycle for 2 s' "$dir/on.err" || true)
+started=$(grep -c "^wine: watchdog: watching deadlocks.exe (process $pid) for deadlocks of 2 s or more\$" "$dir/on.err" || true)
+[ "$started" = 1 ] && echo "on: said once that it watches deadlocks.exe (process $pid)" ||
+    { echo "on: $started start lines"; grep watching "$dir/on.err"; fail=1; }
+reports=$(grep -c "watchdog: deadlock in deadlocks.exe (process $pid): 2 threads blocked in a cycle for 2 s" "$dir/on.err" || true)
 [ "$reports" = 3 ] && echo "on: 3 cycles reported" || { echo "on: $reports cycle reports, expected 3"; fail=1; }
-for kind in 'waits for mutex \Sessions\1\BaseNamedObjects\DemoMutex' 'waits for critical section' 'waits for SendMessage'; do
+for kind in 'waits for mutex \Sessions\1\BaseNamedObjects\DemoMutex' 'waits for critical section at 0x14' 'waits for SendMessage'; do
     grep -qF "$kind" "$dir/on.err" || { echo "on: no '$kind'"; fail=1; }
 done
 # each report lists as many threads as it says, then the first again
-awk '/watchdog: deadlock: / { n = $4; listed = 0; again = 0 }
+awk '/watchdog: deadlock in / { sub(/.*\): /, ""); n = $1; listed = 0; again = 0 }
      /watchdog:   thread [0-9]+$/ { listed++ }
      /watchdog:   which is thread [0-9]+ again$/ { again++ }
      /watchdog: end of report/ { if (listed != n || again != 1) { print "said " n ", listed " listed; bad = 1 } }
@@ -58,8 +67,8 @@ wait
 for side in a b; do
     other=$([ $side = a ] && echo b || echo a)
     other_pid=$(sed -n 's/^xproc: pid \([0-9]*\) ready.*/\1/p' "$dir/$other.out")
-    if grep -q 'watchdog: deadlock: 2 threads of 2 processes blocked in a cycle' "$dir/$side.err" &&
-       grep -q "watchdog:   thread [0-9]* of process $other_pid\$" "$dir/$side.err" &&
+    if grep -q 'watchdog: deadlock in xproc.exe (process [0-9]*): 2 threads of 2 processes blocked in a cycle' "$dir/$side.err" &&
+       grep -q "watchdog:   thread [0-9]* of process $other_pid xproc.exe\$" "$dir/$side.err" &&
        grep -q 'watchdog:   waits for mutex .*WineLayerTestXproc' "$dir/$side.err" &&
        grep -q 'watchdog:     #0[0-9] xproc!main+0x' "$dir/$side.err"; then
         echo "two processes: $side reports the cycle through process $other_pid"
