@@ -206,7 +206,13 @@ static int add_thread_node( struct chain *chain, struct thread *thread, struct w
         node->wait_kind = wait->kind;
         node->object = wait->address;
     }
+    /* a thread waiting for its own messages (GetMessage) is idle, not stuck:
+     * every object's first member is its struct object */
+    else if (waiting && wait->object && wait->object == (struct object *)thread->queue &&
+             !get_send_message_receiver( thread, wait->object ))
+        node->wait_kind = WAIT_MESSAGE_QUEUE;
     node->context_switches = read_context_switches( thread );
+    node->unanswered_ms = get_queue_unanswered_time( thread ) / 10000;
     if (waiting && monotonic_time > wait->since) node->wait_time = (monotonic_time - wait->since) / 10000;
     return waiting;
 }

@@ -1,6 +1,7 @@
 /*
  * Deadlock watchdog: WINE_DEADLOCK_WATCHDOG=N prints on stderr the threads
- * of a process that have been blocked in a cycle for N seconds
+ * of a process that have been blocked in a cycle for N seconds, and those
+ * whose messages have waited N seconds (not responding)
  *
  * Copyright 2026 The wine-backtrace-wct authors
  *
@@ -353,6 +354,91 @@ static void report_cycle( const struct wait_chain_node *nodes, DWORD count, cons
     MESSAGE( "wine: watchdog: end of report\n" );
 }
 
+/*
+ * Not responding: a thread whose message queue has had messages waiting
+ * for N seconds without the thread asking for one (what Windows calls a
+ * window that is not responding; the wineserver knows when a queue last
+ * gave its thread a message). Reported once, until it takes messages again.
+ */
+#define MAX_UNRESPONSIVE 64
+
+static DWORD unresponsive[MAX_UNRESPONSIVE];   /* thread ids reported */
+
+static BOOL first_report( DWORD tid, BOOL responding )
+{
+    unsigned int i, slot = MAX_UNRESPONSIVE;
+
+    for (i = 0; i < MAX_UNRESPONSIVE; i++)
+    {
+        if (unresponsive[i] == tid)
+        {
+            if (responding) unresponsive[i] = 0;
+            return FALSE;
+        }
+        if (!unresponsive[i] && slot == MAX_UNRESPONSIVE) slot = i;
+    }
+    if (responding || slot == MAX_UNRESPONSIVE) return FALSE;
+    unresponsive[slot] = tid;
+    return TRUE;
+}
+
+static void print_thread_wait( const struct wait_chain_node *node )
+{
+    static const char * const kinds[] =
+    {
+        "", " in EnterCriticalSection", " acquiring an SRW lock exclusively", " acquiring an SRW lock shared",
+        " sleeping on a condition variable", " in WaitOnAddress", " in Sleep"
+    };
+
+    if (node->status != WctStatusBlocked)
+        MESSAGE( "wine: watchdog:   thread %u is running\n", node->tid );
+    else if (node->wait_kind && node->wait_kind < ARRAY_SIZE(kinds) && node->wait_kind != WAIT_RECORD_SLEEP)
+        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms%s at 0x%I64x\n", node->tid, node->wait_time,
+                 kinds[node->wait_kind], node->object );
+    else if (node->wait_kind && node->wait_kind < ARRAY_SIZE(kinds))
+        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms%s\n", node->tid, node->wait_time,
+                 kinds[node->wait_kind] );
+    else MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms\n", node->tid, node->wait_time );
+}
+
+static void report_unresponsive( const struct wait_chain_node *nodes, DWORD count, BOOL is_cycle )
+{
+    DWORD i, pid = GetCurrentProcessId();
+    char name[ARRAY_SIZE(nodes->name) * 3], other[MAX_PATH * 3];
+
+    MESSAGE( "wine: watchdog: not responding in %s (process %lu): thread %u has taken no message for %u s"
+             " while messages wait for it\n", own_name, pid, nodes[0].tid, nodes[0].unanswered_ms / 1000 );
+    print_thread_wait( &nodes[0] );
+    for (i = 1; i < count; i++)
+    {
+        const struct wait_chain_node *node = &nodes[i];
+
+        if (node->type != WctThreadType)
+        {
+            if (node->name_len)
+                MESSAGE( "wine: watchdog:   waits for %s %s\n", node_name( node ),
+                         utf8_len( node->name, min( node->name_len, sizeof(node->name) ), name, sizeof(name) ) );
+            else if (node->object)
+                MESSAGE( "wine: watchdog:   waits for %s at 0x%I64x\n", node_name( node ), node->object );
+            else MESSAGE( "wine: watchdog:   waits for %s\n", node_name( node ) );
+        }
+        else if (i == count - 1 && is_cycle)
+            MESSAGE( "wine: watchdog:   held by thread %u, which is in a deadlock\n", node->tid );
+        else if (node->pid != pid)
+            MESSAGE( "wine: watchdog:   held by thread %u of process %u %s\n", node->tid, node->pid,
+                     process_name( node->pid, other, sizeof(other) ) );
+        else
+        {
+            MESSAGE( "wine: watchdog:   held by\n" );
+            print_thread_wait( node );
+        }
+    }
+    MESSAGE( "wine: watchdog:   stack of thread %u:\n", nodes[0].tid );
+    print_stack( nodes[0].tid );
+    MESSAGE( "wine: watchdog: every thread of the process: wine-layer wctdump %lu\n", pid );
+    MESSAGE( "wine: watchdog: end of report\n" );
+}
+
 static void check_thread( DWORD tid, LARGE_INTEGER now )
 {
     struct wait_chain_node nodes[WCT_MAX_NODE_COUNT];
@@ -367,6 +453,9 @@ static void check_thread( DWORD tid, LARGE_INTEGER now )
                                &total, &is_cycle ))
         return;
     count = min( total, ARRAY_SIZE(nodes) );
+    if (!count) return;
+    if (first_report( tid, nodes[0].unanswered_ms < timeout_seconds * 1000 ))
+        report_unresponsive( nodes, count, is_cycle );
     if (!is_cycle || count < 2) return;
     if (!(n = cycle_threads( nodes, count, tids ))) return;
     /* a cycle of other processes that this thread waits for is theirs to report */

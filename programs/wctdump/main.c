@@ -475,7 +475,7 @@ struct cycle
 
 static struct cycle cycles[MAX_CYCLES];
 static unsigned int cycle_count, deadlocked_count, waiting_count, unfollowed_count, other_process_count,
-                    gone_count, error_count;
+                    gone_count, error_count, not_responding_count;
 static unsigned int unfollowed_kinds[WAIT_RECORD_KIND_COUNT];
 
 static BOOL is_blocked( const struct thread_report *report )
@@ -621,6 +621,8 @@ static void classify( struct thread_report *report, DWORD pid )
         error_count++;
         return;
     }
+    /* as Windows: 5 s without asking for a message that waits */
+    if (report->nodes[0].unanswered_ms >= 5000) not_responding_count++;
     if (report->cycle)
     {
         record_cycle( report, pid );
@@ -636,7 +638,9 @@ static void classify( struct thread_report *report, DWORD pid )
         other_process_count++;
         return;
     }
-    if (last->status != WctStatusBlocked || last->wait_kind == WAIT_RECORD_SLEEP) return;
+    if (last->status != WctStatusBlocked || last->wait_kind == WAIT_RECORD_SLEEP ||
+        last->wait_kind == WAIT_MESSAGE_QUEUE)
+        return;
     report->state = STATE_UNFOLLOWED;
     unfollowed_count++;
     unfollowed_kinds[last->wait_kind < WAIT_RECORD_KIND_COUNT ? last->wait_kind : 0]++;
@@ -725,7 +729,8 @@ static void print_own_wait( const struct wait_chain_node *node )
 {
     const WCHAR *kind = wait_kind_text( node->wait_kind, FALSE );
 
-    if (!kind) print( L" (on a wait that wait chains do not follow: an event, a semaphore, ...)" );
+    if (node->wait_kind == WAIT_MESSAGE_QUEUE) print( L" waiting for messages" );
+    else if (!kind) print( L" (on a wait that wait chains do not follow: an event, a semaphore, ...)" );
     else if (node->wait_kind == WAIT_RECORD_SLEEP) print( L" %ls", kind );
     else print( L" %ls at 0x%I64x", kind, node->object );
 }
@@ -790,8 +795,12 @@ static void print_state( const struct thread_report *report )
     default: break;
     }
     print( L"%ls", status_name( report->nodes[0].status ) );
-    if (is_blocked( report ) && report->nodes[0].wait_time) print( L" for %lu ms", report->nodes[0].wait_time );
+    if (is_blocked( report ) && report->nodes[0].wait_time) print( L" for %u ms", report->nodes[0].wait_time );
     if (is_blocked( report ) && report->count == 1) print_own_wait( &report->nodes[0] );
+    /* Windows calls a window not responding after 5 s without its thread
+     * asking for a message that waits */
+    if (report->nodes[0].unanswered_ms >= 5000)
+        print( L"; not responding: a message has waited %u ms", report->nodes[0].unanswered_ms );
 }
 
 /* can two threads be printed as one: the same state, wait and stack? */
@@ -800,7 +809,7 @@ static BOOL same_group( const struct thread_report *a, const struct thread_repor
     if (a->state != b->state || a->state == STATE_DEADLOCK || a->state == STATE_ON_DEADLOCK) return FALSE;
     if (a->error != b->error || a->count != b->count || a->count > 1) return FALSE;
     if (a->count && (a->nodes[0].status != b->nodes[0].status || a->nodes[0].wait_kind != b->nodes[0].wait_kind ||
-                     a->nodes[0].object != b->nodes[0].object))
+                     a->nodes[0].object != b->nodes[0].object || a->nodes[0].unanswered_ms || b->nodes[0].unanswered_ms))
         return FALSE;
     return a->stack_count == b->stack_count && !memcmp( a->stack, b->stack, a->stack_count * sizeof(a->stack[0]) );
 }
@@ -944,6 +953,9 @@ static void print_summary_text( const struct process_report *processes, DWORD co
     if (other_process_count)
         print( L"%u blocked thread%ls wait%ls on another process, not followed (--other-processes follows)\n",
                other_process_count, other_process_count == 1 ? L"" : L"s", other_process_count == 1 ? L"s" : L"" );
+    if (not_responding_count)
+        print( L"%u thread%ls not responding: messages have waited for %ls 5 s or more\n", not_responding_count,
+               not_responding_count == 1 ? L" is" : L"s are", not_responding_count == 1 ? L"it" : L"them" );
     if (gone_count)
         print( L"%u thread%ls ended while wctdump looked at %ls\n", gone_count, gone_count == 1 ? L"" : L"s",
                gone_count == 1 ? L"it" : L"them" );
@@ -1008,6 +1020,7 @@ static void print_thread_json( struct target *target, const struct thread_report
            report->nodes[0].context_switches, report->state == STATE_DEADLOCK ? L"true" : L"false",
            report->state == STATE_ON_DEADLOCK ? L"true" : L"false" );
     if (report->deadlock) print( L", \"deadlock_id\": %u", report->deadlock );
+    if (report->nodes[0].unanswered_ms) print( L", \"unanswered_ms\": %u", report->nodes[0].unanswered_ms );
     print( L",\n       \"chain\": [" );
     for (i = 0; i < report->count; i++)
     {
@@ -1034,6 +1047,7 @@ static void print_thread_json( struct target *target, const struct thread_report
         }
         if (wait_kind_text( node->wait_kind, TRUE ))
             print( L", \"wait\": \"%ls\"", wait_kind_text( node->wait_kind, TRUE ) );
+        else if (node->wait_kind == WAIT_MESSAGE_QUEUE) print( L", \"wait\": \"messages\"" );
         if (node->object) print( L", \"address\": \"0x%I64x\"", node->object );
         print( L"}" );
     }
@@ -1077,9 +1091,10 @@ static void print_report_json( struct process_report *processes, DWORD count )
         print( L"]}" );
     }
     print( L"%ls],\n  \"deadlocks\": %u,\n  \"deadlocked_threads\": %u,\n  \"threads_waiting_on_deadlocks\": %u,\n"
-           L"  \"unfollowed_threads\": %u,\n  \"other_process_threads\": %u,\n  \"threads_gone\": %u\n}\n",
+           L"  \"unfollowed_threads\": %u,\n  \"other_process_threads\": %u,\n  \"threads_gone\": %u,\n"
+           L"  \"not_responding_threads\": %u\n}\n",
            cycle_count ? L"\n  " : L"", cycle_count, deadlocked_count, waiting_count, unfollowed_count,
-           other_process_count, gone_count );
+           other_process_count, gone_count, not_responding_count );
 }
 
 /* Collects the report of one process: each thread's chain first (it costs

@@ -46,10 +46,11 @@ for kind in 'waits for mutex \Sessions\1\BaseNamedObjects\DemoMutex' 'waits for 
     grep -qF "$kind" "$dir/on.err" || { echo "on: no '$kind'"; fail=1; }
 done
 # each report lists as many threads as it says, then the first again
-awk '/watchdog: deadlock in / { sub(/.*\): /, ""); n = $1; listed = 0; again = 0 }
+awk '/watchdog: not responding / { skip = 1 }
+     /watchdog: deadlock in / { skip = 0; sub(/.*\): /, ""); n = $1; listed = 0; again = 0 }
      /watchdog:   thread [0-9]+$/ { listed++ }
      /watchdog:   which is thread [0-9]+ again$/ { again++ }
-     /watchdog: end of report/ { if (listed != n || again != 1) { print "said " n ", listed " listed; bad = 1 } }
+     /watchdog: end of report/ { if (!skip && (listed != n || again != 1)) { print "said " n ", listed " listed; bad = 1 } }
      END { exit bad }' "$dir/on.err" && echo "on: each report lists the threads it counts" || fail=1
 grep -q 'watchdog:     #0[0-9] deadlocks!mutex_thread+0x' "$dir/on.err" || { echo "on: no stack into deadlocks.exe"; fail=1; }
 grep -q 'watchdog:     #0[0-9] ntdll!RtlEnterCriticalSection+0x' "$dir/on.err" ||
@@ -76,6 +77,38 @@ for side in a b; do
         echo "two processes: $side does not report the cycle:"; cat "$dir/$side.err"; fail=1
     fi
 done
+
+# a window that stops responding: reported once, with its thread's wait and
+# stack; a thread that takes its messages is not
+build_exe "$TOP/tests/host/programs/unresponsive.c" "$dir/unresponsive.exe"
+: >"$dir/nr.out"; : >"$dir/nr.err"
+WINE_DEADLOCK_WATCHDOG=2 "$LAYER" "$dir/unresponsive.exe" >"$dir/nr.out" 2>"$dir/nr.err" &
+pid=$(wait_for_ready "$dir/nr.out" unresponsive 60) || true
+tid=$(sed -n 's/^unresponsive: thread \([0-9]*\).*/\1/p' "$dir/nr.out")
+wait_for "$dir/nr.err" 'watchdog: end of report' 1 || fail=1
+# wctdump says "not responding" from 5 s on, as Windows does: ask until it
+# does (two more rounds of the watchdog meanwhile: still one report)
+for i in $(seq 100); do
+    rc=0; "$LAYER" wctdump "$pid" >"$dir/nr.txt" 2>&1 || rc=$?
+    grep -q "not responding" "$dir/nr.txt" && break
+    sleep 0.1
+done
+"$LAYER" --kill
+wait
+if [ "$(grep -c 'watchdog: not responding' "$dir/nr.err")" = 1 ] &&
+   grep -q "^wine: watchdog: not responding in unresponsive.exe (process $pid): thread $tid has taken no message for [2-9] s while messages wait for it\$" "$dir/nr.err" &&
+   grep -q "^wine: watchdog:   thread $tid is blocked for [0-9]* ms in Sleep\$" "$dir/nr.err" &&
+   grep -q 'watchdog:     #0[0-9] unresponsive!stop_pumping+0x' "$dir/nr.err" &&
+   [ "$(grep -c 'watchdog: end of report' "$dir/nr.err")" = 1 ]; then
+    echo "not responding: thread $tid reported once, with its wait and stack; the busy thread not"
+else
+    echo "not responding:"; grep watchdog "$dir/nr.err"; fail=1
+fi
+grep -q "^  thread $tid: blocked for [0-9]* ms in Sleep; not responding: a message has waited [0-9]* ms\$" "$dir/nr.txt" &&
+    grep -q "^  thread [0-9]*: blocked for [0-9]* ms waiting for messages\$" "$dir/nr.txt" && [ $rc = 0 ] &&
+    [ "$(sed -n 2p "$dir/nr.txt")" = "1 thread is not responding: messages have waited for it 5 s or more" ] &&
+    echo "wctdump: thread $tid is not responding, said in the summary; the busy thread waits for messages, which is no hang (exit 0: no deadlock)" ||
+    { echo "wctdump: exit $rc"; cat "$dir/nr.txt"; fail=1; }
 
 # values that are not a whole number of seconds
 for value in abc -1 1e9 3.5 0 100000; do
