@@ -398,6 +398,13 @@ static void print_thread_wait( const struct wait_chain_node *node )
     else if (node->wait_kind && node->wait_kind < ARRAY_SIZE(kinds))
         MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms%s\n", node->tid, node->wait_time,
                  kinds[node->wait_kind] );
+    else if (node->wait_kind == WAIT_OBJECTS)
+    {
+        char objects[ARRAY_SIZE(node->name) * 3];
+
+        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms on %s\n", node->tid, node->wait_time,
+                 utf8_len( node->name, min( node->name_len, sizeof(node->name) ), objects, sizeof(objects) ) );
+    }
     else MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms\n", node->tid, node->wait_time );
 }
 

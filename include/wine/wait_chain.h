@@ -70,6 +70,12 @@ enum wait_record_kind
  * idle state of a thread with windows. No record holds this kind. */
 #define WAIT_MESSAGE_QUEUE 0x200
 
+/* ... or, at the end of a chain, the objects of a server wait that the walk
+ * does not follow (an event, a semaphore, every object of a wait on
+ * several): 'object' is how many there are, 'name' each one's type and
+ * full name ("Event \BaseNamedObjects\Ready, Semaphore"), cut to fit. */
+#define WAIT_OBJECTS 0x400
+
 /* 'what' packs the kind above the 48 bits of a user-space address, so that
  * a single aligned store publishes both; the thread stores 'since' first. */
 struct wait_record

@@ -730,6 +730,10 @@ static void print_own_wait( const struct wait_chain_node *node )
     const WCHAR *kind = wait_kind_text( node->wait_kind, FALSE );
 
     if (node->wait_kind == WAIT_MESSAGE_QUEUE) print( L" waiting for messages" );
+    else if (node->wait_kind == WAIT_OBJECTS && node->object > 1)
+        print( L" on %I64u objects: %.*ls", node->object, (int)(node->name_len / sizeof(WCHAR)), node->name );
+    else if (node->wait_kind == WAIT_OBJECTS)
+        print( L" on %.*ls", (int)(node->name_len / sizeof(WCHAR)), node->name );
     else if (!kind) print( L" (on a wait that wait chains do not follow: an event, a semaphore, ...)" );
     else if (node->wait_kind == WAIT_RECORD_SLEEP) print( L" %ls", kind );
     else print( L" %ls at 0x%I64x", kind, node->object );
@@ -1048,7 +1052,14 @@ static void print_thread_json( struct target *target, const struct thread_report
         if (wait_kind_text( node->wait_kind, TRUE ))
             print( L", \"wait\": \"%ls\"", wait_kind_text( node->wait_kind, TRUE ) );
         else if (node->wait_kind == WAIT_MESSAGE_QUEUE) print( L", \"wait\": \"messages\"" );
-        if (node->object) print( L", \"address\": \"0x%I64x\"", node->object );
+        if (node->wait_kind == WAIT_OBJECTS && is_thread_node( node ))
+        {
+            memcpy( name, node->name, node->name_len );
+            name[node->name_len / sizeof(WCHAR)] = 0;
+            print( L", \"wait\": \"objects\", \"objects\": " );
+            print_json_string( name );
+        }
+        if (node->object && node->wait_kind != WAIT_OBJECTS) print( L", \"address\": \"0x%I64x\"", node->object );
         print( L"}" );
     }
     print( L"],\n       \"stack\": [" );

@@ -2,7 +2,8 @@
  * A program whose threads wait where the wineserver cannot see them: in
  * Sleep, for an SRW lock the main thread holds, on a condition variable,
  * in WaitOnAddress, and for a critical section the main thread holds; and
- * one on an event nobody sets (a wait with no owner to follow). Prints
+ * one on a named event nobody sets (a wait with no owner to follow), one
+ * on that event or a semaphore (WaitForMultipleObjects). Prints
  * each thread's id and kind, then "waits: pid N ready", and waits forever.
  * "waits idle": no thread but the main one, which sleeps.
  *
@@ -50,7 +51,17 @@ static DWORD WINAPI in_address( void *arg )
 
 static DWORD WINAPI in_event( void *arg )
 {
-    WaitForSingleObject( CreateEventA( NULL, TRUE, FALSE, NULL ), INFINITE );
+    WaitForSingleObject( CreateEventA( NULL, TRUE, FALSE, "WineLayerTestWaitsEvent" ), INFINITE );
+    return 0;
+}
+
+static DWORD WINAPI in_objects( void *arg )
+{
+    HANDLE objects[2];
+
+    objects[0] = CreateEventA( NULL, TRUE, FALSE, "WineLayerTestWaitsEvent" );
+    objects[1] = CreateSemaphoreA( NULL, 0, 1, NULL );
+    WaitForMultipleObjects( 2, objects, FALSE, INFINITE );
     return 0;
 }
 
@@ -66,6 +77,7 @@ int main( int argc, char **argv )
     {
         { "sleep", in_sleep }, { "srw_lock_exclusive", in_srw }, { "condition_variable", in_cv },
         { "address", in_address }, { "critical_section", in_critical_section }, { "event", in_event },
+        { "objects", in_objects },
     };
     DWORD tid;
     int i;
