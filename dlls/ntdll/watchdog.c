@@ -75,7 +75,7 @@ static BOOL announce;                 /* say that it watches: not in Wine's own 
 
 /* Where the cycle of a chain starts: the first node of the thread that the
  * chain's last node repeats. */
-static DWORD cycle_start( const struct wait_chain_node *nodes, DWORD count )
+static DWORD cycle_first_node( const struct wait_chain_node *nodes, DWORD count )
 {
     DWORD last = nodes[count - 1].tid, i;
 
@@ -89,7 +89,7 @@ static unsigned int cycle_threads( const struct wait_chain_node *nodes, DWORD co
 {
     DWORD i, j, n = 0, tmp;
 
-    for (i = cycle_start( nodes, count ); i < count - 1; i++)
+    for (i = cycle_first_node( nodes, count ); i < count - 1; i++)
         if (nodes[i].type == WctThreadType) tids[n++] = nodes[i].tid;
     for (i = 1; i < n; i++)
         for (j = i; j > 0 && tids[j - 1] > tids[j]; j--)
@@ -155,7 +155,7 @@ static const char *utf8( const WCHAR *str, char *buffer, DWORD size )
 
 /* The executable name of another process, from a process list kept in a
  * static buffer (no heap: see above); "" when it cannot be had. */
-static const char *process_name( DWORD pid, char *buffer, DWORD size )
+static const char *executable_name( DWORD pid, char *buffer, DWORD size )
 {
     static ULONG_PTR list[8192];   /* 64 KiB, aligned */
     SYSTEM_PROCESS_INFORMATION *info = (SYSTEM_PROCESS_INFORMATION *)list;
@@ -305,7 +305,7 @@ static void report_cycle( const struct wait_chain_node *nodes, DWORD count, cons
     DWORD i, pid = GetCurrentProcessId(), processes = 0, pids[WCT_MAX_NODE_COUNT], j;
     char name[ARRAY_SIZE(nodes->name) * 3], other[MAX_PATH * 3];
 
-    for (i = cycle_start( nodes, count ); i < count - 1; i++)
+    for (i = cycle_first_node( nodes, count ); i < count - 1; i++)
     {
         if (nodes[i].type != WctThreadType) continue;
         for (j = 0; j < processes; j++) if (pids[j] == nodes[i].pid) break;
@@ -318,7 +318,7 @@ static void report_cycle( const struct wait_chain_node *nodes, DWORD count, cons
         MESSAGE( "wine: watchdog: deadlock in %s (process %lu): %u thread%s blocked in a cycle for %lu s or more\n",
                  own_name, pid, cycle->count, cycle->count == 1 ? "" : "s", timeout_seconds );
 
-    for (i = cycle_start( nodes, count ); i < count; i++)
+    for (i = cycle_first_node( nodes, count ); i < count; i++)
     {
         const struct wait_chain_node *node = &nodes[i];
 
@@ -328,7 +328,7 @@ static void report_cycle( const struct wait_chain_node *nodes, DWORD count, cons
             MESSAGE( "wine: watchdog:   thread %u\n", node->tid );
         else if (node->type == WctThreadType)
             MESSAGE( "wine: watchdog:   thread %u of process %u %s\n", node->tid, node->pid,
-                     process_name( node->pid, other, sizeof(other) ) );
+                     executable_name( node->pid, other, sizeof(other) ) );
         else if (node->name_len)
             MESSAGE( "wine: watchdog:   waits for %s %s\n", node_name( node ),
                      utf8_len( node->name, min( node->name_len, sizeof(node->name) ), name, sizeof(name) ) );
@@ -337,7 +337,7 @@ static void report_cycle( const struct wait_chain_node *nodes, DWORD count, cons
         else
             MESSAGE( "wine: watchdog:   waits for %s\n", node_name( node ) );
     }
-    for (i = cycle_start( nodes, count ); i < count - 1; i++)
+    for (i = cycle_first_node( nodes, count ); i < count - 1; i++)
     {
         if (nodes[i].type != WctThreadType) continue;
         if (nodes[i].pid != pid)
@@ -433,7 +433,7 @@ static void report_unresponsive( const struct wait_chain_node *nodes, DWORD coun
             MESSAGE( "wine: watchdog:   held by thread %u, which is in a deadlock\n", node->tid );
         else if (node->pid != pid)
             MESSAGE( "wine: watchdog:   held by thread %u of process %u %s\n", node->tid, node->pid,
-                     process_name( node->pid, other, sizeof(other) ) );
+                     executable_name( node->pid, other, sizeof(other) ) );
         else
         {
             MESSAGE( "wine: watchdog:   held by\n" );
@@ -466,7 +466,7 @@ static void check_thread( DWORD tid, LARGE_INTEGER now )
     if (!is_cycle || count < 2) return;
     if (!(n = cycle_threads( nodes, count, tids ))) return;
     /* a cycle of other processes that this thread waits for is theirs to report */
-    for (i = cycle_start( nodes, count ); i < count - 1; i++)
+    for (i = cycle_first_node( nodes, count ); i < count - 1; i++)
         if (nodes[i].type == WctThreadType && nodes[i].pid == GetCurrentProcessId()) break;
     if (i == count - 1) return;
     if (!(cycle = track_cycle( tids, n, now )) || cycle->reported) return;

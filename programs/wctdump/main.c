@@ -52,7 +52,8 @@ static const WCHAR usage[] =
     L"  --all              the call stacks of every thread, running ones too (sampled)\n"
     L"  --other-processes  follow chains into other processes (WCT_OUT_OF_PROC_FLAG)\n"
     L"  --wine             Wine's own processes too (services, winedevice, plugplay,\n"
-    L"                     svchost, rpcss, explorer, conhost, wctdump's start.exe)\n"
+    L"                     svchost, rpcss, explorer, conhost, wineboot, winemenubuilder,\n"
+    L"                     wctdump's start.exe)\n"
     L"  --raw              symbol names as the image has them, not demangled\n"
     L"  --json             the report as JSON (UTF-8), for programs\n"
     L"  --help             this text\n"
@@ -1158,7 +1159,7 @@ static BOOL is_wine_process( const PROCESSENTRY32W *entry, DWORD parent )
     static const WCHAR * const names[] =
     {
         L"services.exe", L"winedevice.exe", L"plugplay.exe", L"svchost.exe", L"rpcss.exe", L"explorer.exe",
-        L"conhost.exe", L"wineboot.exe",
+        L"conhost.exe", L"wineboot.exe", L"winemenubuilder.exe",
     };
     unsigned int i;
 
