@@ -458,7 +458,13 @@ static int add_thread_node( struct chain *chain, struct thread *thread, struct w
         for (i = 0; wait->what[i] && i < ARRAY_SIZE(node->name); i++) node->name[i] = (unsigned char)wait->what[i];
         node->name_len = i * sizeof(WCHAR);
     }
+    /* a thread waiting for its own messages (GetMessage) is idle, not stuck:
+     * every object's first member is its struct object */
+    else if (waiting && wait->object && wait->object == (struct object *)thread->queue &&
+             !get_send_message_receiver( thread, wait->object ))
+        node->wait_kind = WAIT_MESSAGE_QUEUE;
     node->context_switches = switches;
+    node->unanswered_ms = get_queue_unanswered_time( thread ) / 10000;
     if (waiting && monotonic_time > wait->since) node->wait_time = (monotonic_time - wait->since) / 10000;
     return waiting;
 }
@@ -557,10 +563,51 @@ static struct thread *follow_wait( struct chain *chain, struct thread *thread, c
     return NULL;
 }
 
+static void append_name( struct wait_chain_node *node, const WCHAR *str, data_size_t len )
+{
+    len = min( len, sizeof(node->name) - node->name_len );
+    memcpy( (char *)node->name + node->name_len, str, len );
+    node->name_len += len;
+}
+
+/* What a thread at the end of a chain waits on when the walk follows none
+ * of it: each object's type and name, for who may read its process. */
+static void describe_wait_objects( struct thread *thread, struct wait_chain_node *node )
+{
+    static const WCHAR separator[] = {',',' '}, space[] = {' '};
+    struct object *objects[MAXIMUM_WAIT_OBJECTS];
+    unsigned int i, count;
+    data_size_t len;
+    WCHAR *name;
+
+    if (node->wait_kind || node->status != WctStatusBlocked) return;
+    if (thread->process != current->process && !can_read_memory( thread->process )) return;
+    if (!(count = get_thread_wait_objects( thread, objects, ARRAY_SIZE(objects) ))) return;
+    node->wait_kind = WAIT_OBJECTS;
+    node->object = count;
+    node->name_len = 0;
+    for (i = 0; i < min( count, ARRAY_SIZE(objects) ); i++)
+    {
+        const struct type_descr *type = objects[i]->ops->type;
+
+        if (i) append_name( node, separator, sizeof(separator) );
+        if (type && type->name.len) append_name( node, type->name.str, type->name.len );
+        if (!(name = objects[i]->ops->get_full_name( objects[i], &len ))) continue;
+        if (len)
+        {
+            append_name( node, space, sizeof(space) );
+            append_name( node, name, len );
+        }
+        free( name );
+    }
+}
+
 static void walk_chain( struct chain *chain, struct thread *thread, unsigned int flags )
 {
     struct process *start = thread->process;
+    struct thread *next;
     struct wait wait;
+    unsigned int count;
 
     for (;;)
     {
@@ -573,7 +620,15 @@ static void walk_chain( struct chain *chain, struct thread *thread, unsigned int
         if (!add_thread_node( chain, thread, &wait ) || chain->count >= MAX_WALK) return;
         /* the chain leaves the process: only its first thread, unless asked */
         if (thread->process != start && !(flags & WCT_OUT_OF_PROC_FLAG)) return;
-        if (!(thread = follow_wait( chain, thread, &wait, flags ))) return;
+        count = chain->count;
+        if (!(next = follow_wait( chain, thread, &wait, flags )))
+        {
+            /* nothing after it: say what it waits on */
+            if (chain->count == count && count <= WCT_MAX_NODE_COUNT && !wait.kind)
+                describe_wait_objects( thread, &chain->nodes[count - 1] );
+            return;
+        }
+        thread = next;
         if (chain->count >= MAX_WALK) return;
         if (!can_query( thread ))
         {

@@ -17,7 +17,7 @@ SOURCE="$CACHE/$(basename "$WINE_SOURCE_DEFAULT")"
 
 PACKAGES="wine64 wine64-tools gcc-mingw-w64-x86-64 gcc make perl flex bison
 autoconf automake dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
-libxml-libxml-perl procps valgrind"
+libxml-libxml-perl procps valgrind python3-jsonschema"
 
 say() { echo "setup: $*"; }
 die() { echo "setup: error: $*" >&2; exit 1; }

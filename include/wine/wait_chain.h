@@ -31,6 +31,8 @@ struct wait_chain_node
     unsigned int       tid;
     unsigned int       wait_time;         /* ms in the current wait */
     unsigned int       context_switches;
+    unsigned int       unanswered_ms;     /* thread nodes: ms messages have waited in its queue without the
+                                           * thread asking for one (0: none waits); long: not responding */
     unsigned int       wait_kind;         /* thread nodes: WAIT_RECORD_* of a wait the server cannot see */
     unsigned int       name_len;          /* bytes in name */
     unsigned long long object;            /* the recorded object (thread nodes) or critical section (its
@@ -74,6 +76,17 @@ enum wait_record_kind
  * record holds this kind: record kinds fit in 8 bits.
  */
 #define WAIT_HOST_CALL 0x100
+
+/* A thread node's wait_kind may also say what the server sees itself: the
+ * thread waits for messages on its own queue (GetMessage, WaitMessage), the
+ * idle state of a thread with windows. No record holds this kind. */
+#define WAIT_MESSAGE_QUEUE 0x200
+
+/* ... or, at the end of a chain, the objects of a server wait that the walk
+ * does not follow (an event, a semaphore, every object of a wait on
+ * several): 'object' is how many there are, 'name' each one's type and
+ * full name ("Event \BaseNamedObjects\Ready, Semaphore"), cut to fit. */
+#define WAIT_OBJECTS 0x400
 
 /* 'what' packs the kind above the 48 bits of a user-space address, so that
  * a single aligned store publishes both; the thread stores 'since' first. */
