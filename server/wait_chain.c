@@ -22,9 +22,11 @@
 
 #include <stdarg.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -67,13 +69,15 @@ struct chain
     int                    cycle;
 };
 
-/* what a thread waits for: a server wait, or one it recorded itself */
+/* what a thread waits for: a server wait, one it recorded itself, or a
+ * host system call the server found it blocked in */
 struct wait
 {
     struct object *object;     /* server wait: its first object (none for a sleep) */
-    unsigned int   kind;       /* recorded wait: WAIT_RECORD_* */
-    client_ptr_t   address;    /* recorded wait: the object waited for */
+    unsigned int   kind;       /* recorded wait: WAIT_RECORD_*; or WAIT_HOST_CALL */
+    client_ptr_t   address;    /* recorded wait: the object waited for; host call: its number */
     timeout_t      since;
+    char           what[128];  /* host call: what its descriptors refer to */
 };
 
 static struct wait_chain_node *add_node( struct chain *chain, unsigned int type, unsigned int status )
@@ -129,14 +133,226 @@ static int read_wait_record( struct chain *chain, struct thread *thread, struct 
     return 1;
 }
 
+/*
+ * Threads blocked in host system calls.
+ *
+ * A thread may block where neither the server nor a wait record sees it: in
+ * a read() or poll() of a Unix pipe or FIFO behind a synchronous ReadFile
+ * (a standard input that is a pipe), or in a poll() of a driver's unix
+ * library (winebus, wineusb). Linux says which system call a sleeping
+ * thread is in, and with which arguments, in /proc/PID/task/TID/syscall
+ * ("running" while it runs), without stopping or waking it. A thread is
+ * blocked there when it sleeps in one of the calls below, which wait for
+ * something outside the thread; a read or a receive of the thread's own
+ * request, reply or wait pipe is the thread waiting for this server, which
+ * answers it once it is done with this request: that thread is running, as
+ * any thread in a system call that does not wait is on Windows.
+ */
+enum host_call_args
+{
+    HOST_CALL_FD,        /* arg 0 is a descriptor */
+    HOST_CALL_POLL,      /* arg 0 is a struct pollfd array, arg 1 its size */
+    HOST_CALL_NONE       /* nothing to describe */
+};
+
+#ifdef __x86_64__
+static const struct { int nr; enum host_call_args args; } host_calls[] =
+{
+    {   0 /* read */,            HOST_CALL_FD },
+    {   1 /* write */,           HOST_CALL_FD },
+    {   7 /* poll */,            HOST_CALL_POLL },
+    {  17 /* pread64 */,         HOST_CALL_FD },
+    {  18 /* pwrite64 */,        HOST_CALL_FD },
+    {  19 /* readv */,           HOST_CALL_FD },
+    {  20 /* writev */,          HOST_CALL_FD },
+    {  23 /* select */,          HOST_CALL_NONE },
+    {  34 /* pause */,           HOST_CALL_NONE },
+    {  35 /* nanosleep */,       HOST_CALL_NONE },
+    {  42 /* connect */,         HOST_CALL_FD },
+    {  43 /* accept */,          HOST_CALL_FD },
+    {  44 /* sendto */,          HOST_CALL_FD },
+    {  45 /* recvfrom */,        HOST_CALL_FD },
+    {  46 /* sendmsg */,         HOST_CALL_FD },
+    {  47 /* recvmsg */,         HOST_CALL_FD },
+    {  61 /* wait4 */,           HOST_CALL_NONE },
+    {  72 /* fcntl (F_SETLKW) */, HOST_CALL_FD },
+    {  73 /* flock */,           HOST_CALL_FD },
+    { 128 /* rt_sigtimedwait */, HOST_CALL_NONE },
+    { 130 /* rt_sigsuspend */,   HOST_CALL_NONE },
+    { 202 /* futex */,           HOST_CALL_NONE },
+    { 230 /* clock_nanosleep */, HOST_CALL_NONE },
+    { 232 /* epoll_wait */,      HOST_CALL_FD },
+    { 247 /* waitid */,          HOST_CALL_NONE },
+    { 270 /* pselect6 */,        HOST_CALL_NONE },
+    { 271 /* ppoll */,           HOST_CALL_POLL },
+    { 281 /* epoll_pwait */,     HOST_CALL_FD },
+    { 288 /* accept4 */,         HOST_CALL_FD },
+    { 295 /* preadv */,          HOST_CALL_FD },
+    { 296 /* pwritev */,         HOST_CALL_FD },
+    { 299 /* recvmmsg */,        HOST_CALL_FD },
+    { 327 /* preadv2 */,         HOST_CALL_FD },
+    { 328 /* pwritev2 */,        HOST_CALL_FD },
+    { 441 /* epoll_pwait2 */,    HOST_CALL_FD },
+};
+#else
+static const struct { int nr; enum host_call_args args; } host_calls[1] = { { -1, HOST_CALL_NONE } };
+#endif
+
+/* A host call's WaitTime: Linux does not say when a sleep began. The server
+ * remembers when it first saw a thread blocked in a call; the thread's
+ * context switches do not change while it stays blocked, so the same count
+ * in the same call is the same block. A lower bound, counted from the
+ * first query that saw it. */
+#define HOST_BLOCKS 64
+
+static struct host_block
+{
+    thread_id_t  tid;           /* 0: free */
+    int          unix_tid;
+    int          nr;
+    unsigned int switches;
+    timeout_t    since;
+} host_blocks[HOST_BLOCKS];
+
+static timeout_t host_block_since( struct thread *thread, int nr, unsigned int switches )
+{
+    struct host_block *block = NULL, *oldest = &host_blocks[0];
+    unsigned int i;
+
+    for (i = 0; i < HOST_BLOCKS && !block; i++)
+    {
+        if (host_blocks[i].tid == thread->id) block = &host_blocks[i];
+        else if (host_blocks[i].since < oldest->since) oldest = &host_blocks[i];
+    }
+    if (!block) block = oldest;
+    if (block->tid != thread->id || block->unix_tid != thread->unix_tid || block->nr != nr ||
+        block->switches != switches)
+    {
+        block->tid = thread->id;
+        block->unix_tid = thread->unix_tid;
+        block->nr = nr;
+        block->switches = switches;
+        block->since = monotonic_time;
+    }
+    return block->since;
+}
+
+/* What descriptor 'fd' of the thread's process is, as /proc links it:
+ * "pipe:[N]", "socket:[N]", a file name. readlink() only reads the link:
+ * nothing of the file behind it is touched, so a file on a server that does
+ * not answer cannot hold up this one. */
+static int read_fd_link( struct thread *thread, long long fd, char *target, size_t size )
+{
+    char path[64];
+    ssize_t got;
+
+    if (fd < 0 || fd > INT_MAX) return 0;
+    snprintf( path, sizeof(path), "/proc/%d/task/%d/fd/%d", thread->unix_pid, thread->unix_tid, (int)fd );
+    if ((got = readlink( path, target, size - 1 )) <= 0) return 0;
+    target[got] = 0;
+    return 1;
+}
+
+/* Is this link one of the pipes the thread talks to the server through, or
+ * its process's socket to the server? Pipes and sockets are named by their
+ * inode, which fstat() of the server's own ends gives. */
+static int is_server_pipe( struct thread *thread, const char *link )
+{
+    struct fd *pipes[] = { thread->request_fd, thread->reply_fd, thread->wait_fd, thread->process->msg_fd };
+    unsigned long long inode;
+    struct stat server;
+    unsigned int i;
+    int unix_fd;
+    char end;
+
+    if (sscanf( link, "pipe:[%llu%c", &inode, &end ) != 2 && sscanf( link, "socket:[%llu%c", &inode, &end ) != 2)
+        return 0;
+    if (end != ']') return 0;
+    for (i = 0; i < ARRAY_SIZE(pipes); i++)
+    {
+        if (!pipes[i] || (unix_fd = get_unix_fd( pipes[i] )) == -1) continue;
+        if (fstat( unix_fd, &server ) != -1 && server.st_ino == inode) return 1;
+    }
+    clear_error();  /* get_unix_fd sets one for a closed fd */
+    return 0;
+}
+
+/* add one descriptor of a host call to the description; returns 0 if it is
+ * the thread's own pipe to the server */
+static int describe_fd( struct thread *thread, long long fd, char *what, size_t size )
+{
+    size_t len = strlen( what );
+    char target[96];
+
+    if (!read_fd_link( thread, fd, target, sizeof(target) )) snprintf( target, sizeof(target), "fd %lld", fd );
+    else if (is_server_pipe( thread, target )) return 0;
+    if (len + 8 >= size) return 1;
+    if (len) strcpy( what + len, ", " ), len += 2;
+    snprintf( what + len, size - len, "%s", target );
+    return 1;
+}
+
+/* Is the thread asleep in a host system call that waits for something
+ * outside it? Fills in the wait if it is. */
+static int get_host_call( struct chain *chain, struct thread *thread, struct wait *wait, unsigned int switches )
+{
+    char path[64], buffer[256];
+    unsigned long long args[6], pollfds;
+    unsigned int i, nfds;
+    ssize_t size;
+    int fd, nr, n;
+
+    if (thread->unix_pid == -1 || thread->unix_tid == -1) return 0;
+    snprintf( path, sizeof(path), "/proc/%d/task/%d/syscall", thread->unix_pid, thread->unix_tid );
+    if ((fd = open( path, O_RDONLY )) == -1) return 0;
+    size = read( fd, buffer, sizeof(buffer) - 1 );
+    close( fd );
+    if (size <= 0) return 0;
+    buffer[size] = 0;
+    /* "running", "-1 SP PC" (asleep outside a system call), or "NR ARG0..ARG5 SP PC" */
+    if (sscanf( buffer, "%d %llx %llx %llx %llx %llx %llx", &nr, &args[0], &args[1], &args[2], &args[3],
+                &args[4], &args[5] ) != 7)
+        return 0;
+    for (i = 0; i < ARRAY_SIZE(host_calls); i++) if (host_calls[i].nr == nr) break;
+    if (i == ARRAY_SIZE(host_calls)) return 0;
+
+    switch (host_calls[i].args)
+    {
+    case HOST_CALL_FD:
+        if (!describe_fd( thread, (int)args[0], wait->what, sizeof(wait->what) )) return 0;
+        break;
+    case HOST_CALL_POLL:
+        /* the descriptors polled, read from the thread's memory as far as
+         * they fit the description */
+        nfds = min( args[1], 16 );
+        pollfds = args[0];
+        for (n = 0; n < nfds; n++)
+        {
+            int pollfd[2];  /* struct pollfd: int fd; short events, revents; */
+            if (!read_client_memory( chain, thread->process, pollfds + n * sizeof(pollfd), pollfd, sizeof(pollfd) ))
+                break;
+            if (pollfd[0] < 0) continue;
+            if (!describe_fd( thread, pollfd[0], wait->what, sizeof(wait->what) )) return 0;
+        }
+        break;
+    case HOST_CALL_NONE:
+        break;
+    }
+    wait->kind = WAIT_HOST_CALL;
+    wait->address = nr;
+    wait->since = host_block_since( thread, nr, switches );
+    return 1;
+}
+
 /* A critical section is the thread's own wait when it waits for one through
  * a semaphore the server sees; the record says which. */
-static int get_wait( struct chain *chain, struct thread *thread, struct wait *wait )
+static int get_wait( struct chain *chain, struct thread *thread, struct wait *wait, unsigned int switches )
 {
     memset( wait, 0, sizeof(*wait) );
     if (thread->state == TERMINATED) return 0;
     if (read_wait_record( chain, thread, wait )) return 1;
-    return get_thread_wait( thread, &wait->object, &wait->since );
+    if (get_thread_wait( thread, &wait->object, &wait->since )) return 1;
+    return get_host_call( chain, thread, wait, switches );
 }
 
 /* The status files of the threads walked last are kept open: opening one
@@ -225,7 +441,9 @@ static int can_read_memory( struct process *process )
 static int add_thread_node( struct chain *chain, struct thread *thread, struct wait *wait )
 {
     struct wait_chain_node *node;
-    int waiting = get_wait( chain, thread, wait );
+    unsigned int switches = read_context_switches( thread );
+    int waiting = get_wait( chain, thread, wait, switches );
+    size_t i;
 
     if (!(node = add_node( chain, WctThreadType, waiting ? WctStatusBlocked : WctStatusRunning ))) return waiting;
     node->pid = thread->process->id;
@@ -236,8 +454,17 @@ static int add_thread_node( struct chain *chain, struct thread *thread, struct w
     {
         node->wait_kind = wait->kind;
         node->object = wait->address;
+        /* /proc's names of descriptors are ASCII but for file names */
+        for (i = 0; wait->what[i] && i < ARRAY_SIZE(node->name); i++) node->name[i] = (unsigned char)wait->what[i];
+        node->name_len = i * sizeof(WCHAR);
     }
-    node->context_switches = read_context_switches( thread );
+    /* a thread waiting for its own messages (GetMessage) is idle, not stuck:
+     * every object's first member is its struct object */
+    else if (waiting && wait->object && wait->object == (struct object *)thread->queue &&
+             !get_send_message_receiver( thread, wait->object ))
+        node->wait_kind = WAIT_MESSAGE_QUEUE;
+    node->context_switches = switches;
+    node->unanswered_ms = get_queue_unanswered_time( thread ) / 10000;
     if (waiting && monotonic_time > wait->since) node->wait_time = (monotonic_time - wait->since) / 10000;
     return waiting;
 }
@@ -336,10 +563,51 @@ static struct thread *follow_wait( struct chain *chain, struct thread *thread, c
     return NULL;
 }
 
+static void append_name( struct wait_chain_node *node, const WCHAR *str, data_size_t len )
+{
+    len = min( len, sizeof(node->name) - node->name_len );
+    memcpy( (char *)node->name + node->name_len, str, len );
+    node->name_len += len;
+}
+
+/* What a thread at the end of a chain waits on when the walk follows none
+ * of it: each object's type and name, for who may read its process. */
+static void describe_wait_objects( struct thread *thread, struct wait_chain_node *node )
+{
+    static const WCHAR separator[] = {',',' '}, space[] = {' '};
+    struct object *objects[MAXIMUM_WAIT_OBJECTS];
+    unsigned int i, count;
+    data_size_t len;
+    WCHAR *name;
+
+    if (node->wait_kind || node->status != WctStatusBlocked) return;
+    if (thread->process != current->process && !can_read_memory( thread->process )) return;
+    if (!(count = get_thread_wait_objects( thread, objects, ARRAY_SIZE(objects) ))) return;
+    node->wait_kind = WAIT_OBJECTS;
+    node->object = count;
+    node->name_len = 0;
+    for (i = 0; i < min( count, ARRAY_SIZE(objects) ); i++)
+    {
+        const struct type_descr *type = objects[i]->ops->type;
+
+        if (i) append_name( node, separator, sizeof(separator) );
+        if (type && type->name.len) append_name( node, type->name.str, type->name.len );
+        if (!(name = objects[i]->ops->get_full_name( objects[i], &len ))) continue;
+        if (len)
+        {
+            append_name( node, space, sizeof(space) );
+            append_name( node, name, len );
+        }
+        free( name );
+    }
+}
+
 static void walk_chain( struct chain *chain, struct thread *thread, unsigned int flags )
 {
     struct process *start = thread->process;
+    struct thread *next;
     struct wait wait;
+    unsigned int count;
 
     for (;;)
     {
@@ -352,7 +620,15 @@ static void walk_chain( struct chain *chain, struct thread *thread, unsigned int
         if (!add_thread_node( chain, thread, &wait ) || chain->count >= MAX_WALK) return;
         /* the chain leaves the process: only its first thread, unless asked */
         if (thread->process != start && !(flags & WCT_OUT_OF_PROC_FLAG)) return;
-        if (!(thread = follow_wait( chain, thread, &wait, flags ))) return;
+        count = chain->count;
+        if (!(next = follow_wait( chain, thread, &wait, flags )))
+        {
+            /* nothing after it: say what it waits on */
+            if (chain->count == count && count <= WCT_MAX_NODE_COUNT && !wait.kind)
+                describe_wait_objects( thread, &chain->nodes[count - 1] );
+            return;
+        }
+        thread = next;
         if (chain->count >= MAX_WALK) return;
         if (!can_query( thread ))
         {

@@ -76,6 +76,20 @@ for l in $TEST_LIBS; do targets="$targets dlls/$l/x86_64-windows/lib$l.a"; done
 for l in $WINELIB_LIBS; do targets="$targets dlls/$l/lib$l.a"; done
 step "modules:$(echo "$MODULES" | tr -s ' ' | sed 's/^/ /')" "$JOBS" $targets
 
+# Stock Wine's ntdll loads libwine.so.1 from its own directory, and hands it
+# the command line; Winelib modules linked with -lwine find it loaded. The
+# layer's ntdll runs from the build tree and looks in libs/wine, which the
+# layer does not build: link the installed Wine's libwine there, the very
+# library stock Wine loads (none if that Wine has none). Without it every
+# SymInitialize prints fixmes stock Wine does not, and those modules do not load.
+wine_libdir=$(sed -n 's/^WINE_LIBDIR="\(.*\)"$/\1/p' "$(dirname "$0")/../loader/wine-layer" 2>/dev/null || true)
+libwine="${wine_libdir:-/usr/lib/x86_64-linux-gnu/wine}/x86_64-unix/libwine.so.1"
+if [ -f "$libwine" ]; then
+    mkdir -p "$STAGED/libs/wine"
+    ln -sf "$libwine" "$STAGED/libs/wine/libwine.so.1"
+    ln -sf libwine.so.1 "$STAGED/libs/wine/libwine.so"  # what -lwine links with
+fi
+
 # Our own files must compile without a single warning (Wine builds with -Werror).
 ours=$(cd "$(dirname "$0")/.." && . tools/config.sh && find $OVERLAY_DIRS -name '*.[ch]' 2>/dev/null | sed 's/[.]/[.]/g' | paste -sd'|')
 if [ -n "$ours" ] && grep -E "^($ours):[0-9]+:[0-9]+: warning:" "$LOG" >&2; then

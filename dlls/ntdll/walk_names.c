@@ -343,3 +343,664 @@ void frame_format( WCHAR *buffer, DWORD size, const WCHAR *module, const char *s
     }
     append_hex( buffer, size, &pos, offset );
 }
+
+/*
+ * C++ names as people write them: Itanium names (g++, clang) demangled and
+ * MSVC names undecorated, to the qualified name without its parameters
+ * (_ZN4node5StartEiPPc and ?Start@node@@YAHHQEAPEAD@Z both give
+ * node::Start), as a report has room for. Our own small parsers of the
+ * published manglings: they know the common forms and give up (the name
+ * stays as it is) on anything else. No allocation, every loop bounded by
+ * the name's length, as the name comes from a file of the hung program.
+ */
+
+#define MAX_SUBS    64
+#define POOL_SIZE   2048
+#define MAX_DEPTH   32
+
+struct demangler
+{
+    const char *p, *end;
+    char       *out;        /* where the current text goes */
+    DWORD       size, pos;
+    BOOL        failed;
+    int         depth;
+    char        pool[POOL_SIZE];   /* the text of substitution candidates */
+    DWORD       pool_pos;
+    DWORD       sub_start[MAX_SUBS], sub_len[MAX_SUBS];
+    unsigned    sub_count;
+};
+
+static void put( struct demangler *d, const char *str, DWORD len )
+{
+    if (d->pos + len >= d->size)
+    {
+        d->failed = TRUE;
+        return;
+    }
+    memcpy( d->out + d->pos, str, len );
+    d->pos += len;
+    d->out[d->pos] = 0;
+}
+
+static void puts_( struct demangler *d, const char *str )
+{
+    put( d, str, strlen( str ) );
+}
+
+static void add_sub( struct demangler *d, DWORD start )
+{
+    DWORD len = d->pos - start;
+
+    if (d->failed || d->sub_count == MAX_SUBS || d->pool_pos + len > POOL_SIZE) return;
+    memcpy( d->pool + d->pool_pos, d->out + start, len );
+    d->sub_start[d->sub_count] = d->pool_pos;
+    d->sub_len[d->sub_count++] = len;
+    d->pool_pos += len;
+}
+
+static BOOL next_is( struct demangler *d, const char *str )
+{
+    DWORD len = strlen( str );
+
+    if ((DWORD)(d->end - d->p) < len || memcmp( d->p, str, len )) return FALSE;
+    d->p += len;
+    return TRUE;
+}
+
+static BOOL parse_number( struct demangler *d, DWORD *value )
+{
+    DWORD n = 0;
+
+    if (d->p >= d->end || *d->p < '0' || *d->p > '9') return FALSE;
+    while (d->p < d->end && *d->p >= '0' && *d->p <= '9')
+    {
+        n = n * 10 + *d->p++ - '0';
+        if (n > 0x10000) return FALSE;
+    }
+    *value = n;
+    return TRUE;
+}
+
+/* <seq-id> _ : S_ is 0, S0_ 1, SA_ 11 (base 36) */
+static BOOL parse_seq_id( struct demangler *d, DWORD *index )
+{
+    DWORD n = 0;
+
+    if (d->p < d->end && *d->p == '_')
+    {
+        d->p++;
+        *index = 0;
+        return TRUE;
+    }
+    while (d->p < d->end && *d->p != '_')
+    {
+        if (*d->p >= '0' && *d->p <= '9') n = n * 36 + *d->p - '0';
+        else if (*d->p >= 'A' && *d->p <= 'Z') n = n * 36 + *d->p - 'A' + 10;
+        else return FALSE;
+        if (n > 0x10000) return FALSE;
+        d->p++;
+    }
+    if (d->p >= d->end) return FALSE;
+    d->p++;
+    *index = n + 1;
+    return TRUE;
+}
+
+static void parse_type( struct demangler *d );
+static void parse_name( struct demangler *d, BOOL *is_function_template );
+
+static void parse_source_name( struct demangler *d )
+{
+    DWORD len;
+
+    if (!parse_number( d, &len ) || len > (DWORD)(d->end - d->p)) d->failed = TRUE;
+    else if (len >= 10 && !memcmp( d->p, "_GLOBAL__N", 10 ))
+    {
+        puts_( d, "(anonymous namespace)" );
+        d->p += len;
+    }
+    else
+    {
+        put( d, d->p, len );
+        d->p += len;
+    }
+}
+
+static const struct { char code[3]; const char *name; } operators[] =
+{
+    {"nw", "new"}, {"na", "new[]"}, {"dl", "delete"}, {"da", "delete[]"}, {"ps", "+"}, {"ng", "-"},
+    {"ad", "&"}, {"de", "*"}, {"co", "~"}, {"pl", "+"}, {"mi", "-"}, {"ml", "*"}, {"dv", "/"},
+    {"rm", "%"}, {"an", "&"}, {"or", "|"}, {"eo", "^"}, {"aS", "="}, {"pL", "+="}, {"mI", "-="},
+    {"mL", "*="}, {"dV", "/="}, {"rM", "%="}, {"aN", "&="}, {"oR", "|="}, {"eO", "^="}, {"ls", "<<"},
+    {"rs", ">>"}, {"lS", "<<="}, {"rS", ">>="}, {"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"gt", ">"},
+    {"le", "<="}, {"ge", ">="}, {"ss", "<=>"}, {"nt", "!"}, {"aa", "&&"}, {"oo", "||"}, {"pp", "++"},
+    {"mm", "--"}, {"cm", ","}, {"pm", "->*"}, {"pt", "->"}, {"cl", "()"}, {"ix", "[]"}, {"qu", "?"},
+};
+
+/* <template-args> ::= I <template-arg>+ E, printed as <a, b> */
+static void parse_template_args( struct demangler *d )
+{
+    DWORD count = 0;
+
+    puts_( d, "<" );
+    while (!d->failed && d->p < d->end && *d->p != 'E')
+    {
+        if (count++) puts_( d, ", " );
+        if (*d->p == 'L')
+        {
+            /* a literal: L <type> <value> E, printed as its value */
+            DWORD keep = d->pos;
+            d->p++;
+            parse_type( d );
+            d->pos = keep;
+            if (d->p < d->end && *d->p == 'n') { puts_( d, "-" ); d->p++; }
+            while (!d->failed && d->p < d->end && *d->p != 'E') put( d, d->p++, 1 );
+            if (d->p >= d->end) d->failed = TRUE;
+            else d->p++;
+        }
+        else if (*d->p == 'J')
+        {
+            /* a pack */
+            d->p++;
+            while (!d->failed && d->p < d->end && *d->p != 'E') parse_type( d );
+            if (d->p >= d->end) d->failed = TRUE;
+            else d->p++;
+        }
+        else parse_type( d );
+        if (d->p - d->end > 0) d->failed = TRUE;
+    }
+    if (d->p >= d->end) d->failed = TRUE;
+    else d->p++;
+    if (d->out[d->pos - 1] == '>') puts_( d, " " );
+    puts_( d, ">" );
+}
+
+/* <unqualified-name>; 'scope' is the text of the enclosing class, for constructors */
+static void parse_unqualified_name( struct demangler *d, const char *scope, DWORD scope_len )
+{
+    unsigned int i;
+    DWORD n;
+    const char *last;
+
+    if (d->p >= d->end) { d->failed = TRUE; return; }
+    if (*d->p == 'L') d->p++;   /* internal linkage */
+    if (d->p < d->end && *d->p >= '0' && *d->p <= '9') parse_source_name( d );
+    else if (d->p + 1 < d->end && (*d->p == 'C' || *d->p == 'D') && d->p[1] >= '0' && d->p[1] <= '5')
+    {
+        /* constructors and destructors take the name of their class, without its template arguments */
+        if (!scope_len) { d->failed = TRUE; return; }
+        for (last = scope + scope_len, n = 0; last > scope && n < scope_len; last--, n++)
+            if (last[-1] == ':' && last > scope + 1 && last[-2] == ':') break;
+        if (*d->p == 'D') puts_( d, "~" );
+        for (n = 0; last + n < scope + scope_len && last[n] != '<'; n++) ;
+        put( d, last, n );
+        d->p += 2;
+    }
+    else if (next_is( d, "Ut" ))
+    {
+        puts_( d, "{unnamed type}" );
+        while (d->p < d->end && *d->p != '_') d->p++;
+        if (d->p++ >= d->end) d->failed = TRUE;
+    }
+    else if (next_is( d, "Ul" ))
+    {
+        DWORD count = 0, number = 0;
+        char text[16];
+
+        puts_( d, "{lambda(" );
+        while (!d->failed && d->p < d->end && *d->p != 'E')
+        {
+            if (count++) puts_( d, ", " );
+            if (*d->p == 'v' && d->p + 1 < d->end && d->p[1] == 'E') { d->p++; break; }
+            parse_type( d );
+        }
+        if (d->p >= d->end) { d->failed = TRUE; return; }
+        d->p++;
+        if (parse_number( d, &number )) number++;
+        if (d->p >= d->end || *d->p++ != '_') { d->failed = TRUE; return; }
+        for (i = 0, n = number + 1; n && i < ARRAY_SIZE(text) - 1; n /= 10) i++;
+        text[i] = 0;
+        for (n = number + 1; i; n /= 10) text[--i] = '0' + n % 10;
+        puts_( d, ")#" );
+        puts_( d, text );
+        puts_( d, "}" );
+    }
+    else if (d->p + 1 < d->end && *d->p >= 'a' && *d->p <= 'z')
+    {
+        if (next_is( d, "cv" ))
+        {
+            puts_( d, "operator " );
+            parse_type( d );
+            return;
+        }
+        for (i = 0; i < ARRAY_SIZE(operators); i++)
+            if (d->p[0] == operators[i].code[0] && d->p[1] == operators[i].code[1]) break;
+        if (i == ARRAY_SIZE(operators)) { d->failed = TRUE; return; }
+        puts_( d, "operator" );
+        puts_( d, operators[i].name );
+        d->p += 2;
+    }
+    else d->failed = TRUE;
+    /* ABI tags: B <source-name> */
+    while (!d->failed && d->p < d->end && *d->p == 'B')
+    {
+        d->p++;
+        puts_( d, "[abi:" );
+        parse_source_name( d );
+        puts_( d, "]" );
+    }
+}
+
+static BOOL parse_substitution( struct demangler *d )
+{
+    static const struct { char code; const char *text; } abbreviations[] =
+    {
+        {'a', "std::allocator"}, {'b', "std::basic_string"}, {'s', "std::string"},
+        {'i', "std::istream"}, {'o', "std::ostream"}, {'d', "std::iostream"},
+    };
+    unsigned int i;
+    DWORD index;
+
+    if (d->p + 1 >= d->end || *d->p != 'S') return FALSE;
+    for (i = 0; i < ARRAY_SIZE(abbreviations); i++)
+        if (d->p[1] == abbreviations[i].code)
+        {
+            d->p += 2;
+            puts_( d, abbreviations[i].text );
+            return TRUE;
+        }
+    d->p++;
+    if (!parse_seq_id( d, &index ) || index >= d->sub_count) d->failed = TRUE;
+    else put( d, d->pool + d->sub_start[index], d->sub_len[index] );
+    return TRUE;
+}
+
+/* <nested-name> ::= N [<CV-qualifiers>] [<ref-qualifier>] <prefix> <unqualified-name> E */
+static void parse_nested_name( struct demangler *d, BOOL *is_function_template )
+{
+    DWORD start = d->pos, component = d->pos, count = 0;
+
+    while (d->p < d->end && (*d->p == 'r' || *d->p == 'V' || *d->p == 'K' || *d->p == 'R' || *d->p == 'O')) d->p++;
+    while (!d->failed && d->p < d->end && *d->p != 'E')
+    {
+        if (count++ > 64) { d->failed = TRUE; return; }
+        if (*d->p == 'S' && d->p + 1 < d->end && d->p[1] == 't')
+        {
+            d->p += 2;
+            puts_( d, "std" );
+            continue;
+        }
+        if (d->pos > start) puts_( d, "::" );
+        component = d->pos;
+        if (*d->p == 'S')
+        {
+            /* a substitution is a candidate already */
+            parse_substitution( d );
+            continue;
+        }
+        else if (*d->p == 'T')
+        {
+            parse_type( d );
+        }
+        else if (*d->p == 'I')
+        {
+            /* template arguments of the name so far */
+            if (d->pos >= 2 && d->out[d->pos - 1] == ':') d->pos -= 2, d->out[d->pos] = 0;
+            add_sub( d, start );
+            d->p++;
+            parse_template_args( d );
+            if (d->p < d->end && *d->p == 'E')
+            {
+                if (is_function_template) *is_function_template = TRUE;
+                continue;
+            }
+            add_sub( d, start );
+            continue;
+        }
+        else
+        {
+            parse_unqualified_name( d, d->out + start, component >= start + 2 ? component - start - 2 : 0 );
+            if (is_function_template) *is_function_template = FALSE;
+        }
+        if (d->p < d->end && *d->p != 'E' && *d->p != 'I') add_sub( d, start );
+    }
+    if (d->p >= d->end) d->failed = TRUE;
+    else d->p++;
+}
+
+/* <name> of an encoding or a class type */
+static void parse_name( struct demangler *d, BOOL *is_function_template )
+{
+    DWORD start = d->pos;
+
+    if (++d->depth > MAX_DEPTH || d->p >= d->end) { d->failed = TRUE; return; }
+    if (*d->p == 'N')
+    {
+        d->p++;
+        parse_nested_name( d, is_function_template );
+    }
+    else if (*d->p == 'Z')
+    {
+        /* a local name: Z <function encoding> E <name>; the function's parameters are skipped */
+        DWORD keep;
+
+        d->p++;
+        parse_name( d, NULL );
+        keep = d->pos;
+        while (!d->failed && d->p < d->end && *d->p != 'E') parse_type( d );
+        d->pos = keep;
+        d->out[d->pos] = 0;
+        if (d->p >= d->end) { d->failed = TRUE; return; }
+        d->p++;
+        puts_( d, "::" );
+        if (next_is( d, "s" )) puts_( d, "{string literal}" );
+        else parse_name( d, NULL );
+        if (d->p < d->end && *d->p == '_')
+        {
+            /* a discriminator */
+            DWORD n;
+            d->p++;
+            if (d->p < d->end && *d->p == '_') d->p++;
+            parse_number( d, &n );
+            if (d->p < d->end && *d->p == '_') d->p++;
+        }
+    }
+    else
+    {
+        BOOL substituted = FALSE;
+
+        if (next_is( d, "St" )) puts_( d, "std::" );
+        if (d->p < d->end && *d->p == 'S') substituted = parse_substitution( d );
+        else parse_unqualified_name( d, NULL, 0 );
+        if (d->p < d->end && *d->p == 'I')
+        {
+            if (!substituted) add_sub( d, start );
+            d->p++;
+            parse_template_args( d );
+            if (is_function_template) *is_function_template = TRUE;
+        }
+    }
+    d->depth--;
+}
+
+static void parse_type( struct demangler *d )
+{
+    static const struct { char code; const char *name; } builtins[] =
+    {
+        {'v', "void"}, {'w', "wchar_t"}, {'b', "bool"}, {'c', "char"}, {'a', "signed char"},
+        {'h', "unsigned char"}, {'s', "short"}, {'t', "unsigned short"}, {'i', "int"},
+        {'j', "unsigned int"}, {'l', "long"}, {'m', "unsigned long"}, {'x', "long long"},
+        {'y', "unsigned long long"}, {'n', "__int128"}, {'o', "unsigned __int128"}, {'f', "float"},
+        {'d', "double"}, {'e', "long double"}, {'g', "__float128"}, {'z', "..."},
+    };
+    DWORD start = d->pos, index;
+    unsigned int i;
+    char c;
+
+    if (++d->depth > MAX_DEPTH || d->p >= d->end) { d->failed = TRUE; return; }
+    c = *d->p;
+    for (i = 0; i < ARRAY_SIZE(builtins); i++)
+        if (c == builtins[i].code)
+        {
+            d->p++;
+            puts_( d, builtins[i].name );
+            d->depth--;
+            return;
+        }
+    switch (c)
+    {
+    case 'P': case 'R': case 'O':
+        d->p++;
+        parse_type( d );
+        puts_( d, c == 'P' ? "*" : c == 'R' ? "&" : "&&" );
+        add_sub( d, start );
+        break;
+    case 'K': case 'V': case 'r':
+        d->p++;
+        parse_type( d );
+        puts_( d, c == 'K' ? " const" : c == 'V' ? " volatile" : " restrict" );
+        add_sub( d, start );
+        break;
+    case 'D':
+        if (next_is( d, "Dn" )) puts_( d, "decltype(nullptr)" );
+        else if (next_is( d, "Di" )) puts_( d, "char32_t" );
+        else if (next_is( d, "Ds" )) puts_( d, "char16_t" );
+        else if (next_is( d, "Du" )) puts_( d, "char8_t" );
+        else if (next_is( d, "Dp" )) parse_type( d );   /* a pack expansion */
+        else d->failed = TRUE;
+        break;
+    case 'T':
+        /* a template parameter: T_ is the first; named by what it stands for where known */
+        d->p++;
+        if (!parse_seq_id( d, &index )) { d->failed = TRUE; break; }
+        puts_( d, "T" );
+        add_sub( d, start );
+        break;
+    case 'S':
+        if (d->p + 1 < d->end && d->p[1] == 't')
+        {
+            parse_name( d, NULL );
+            add_sub( d, start );
+        }
+        else
+        {
+            parse_substitution( d );
+            if (d->p < d->end && *d->p == 'I')
+            {
+                d->p++;
+                parse_template_args( d );
+                add_sub( d, start );
+            }
+        }
+        break;
+    case 'N': case 'Z':
+    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+        parse_name( d, NULL );
+        add_sub( d, start );
+        break;
+    default:
+        d->failed = TRUE;
+        break;
+    }
+    d->depth--;
+}
+
+static BOOL demangle_itanium( const char *name, DWORD len, char *buffer, DWORD size )
+{
+    struct demangler d;
+
+    memset( &d, 0, sizeof(d) );
+    d.p = name + 2;
+    d.end = name + len;
+    d.out = buffer;
+    d.size = size;
+    buffer[0] = 0;
+    parse_name( &d, NULL );
+    /* what follows the name is the function's type, which a report leaves out */
+    return !d.failed && d.pos;
+}
+
+/*
+ * MSVC: ?name@scope@...@@<type>. Names are remembered in order for the
+ * back-references 0-9; templates ?$name@<args>@ are written name<...>.
+ */
+struct undecorator
+{
+    const char *p, *end;
+    const char *names[10];
+    DWORD       lens[10];
+    unsigned    count;
+};
+
+static BOOL msvc_fragment( struct undecorator *u, const char **str, DWORD *len, BOOL *is_template )
+{
+    const char *start;
+
+    *is_template = FALSE;
+    if (u->p >= u->end) return FALSE;
+    if (*u->p >= '0' && *u->p <= '9')
+    {
+        unsigned int i = *u->p++ - '0';
+        if (i >= u->count) return FALSE;
+        *str = u->names[i];
+        *len = u->lens[i];
+        return TRUE;
+    }
+    if (u->p + 1 < u->end && u->p[0] == '?' && u->p[1] == '$')
+    {
+        /* a template: its name, then arguments up to the matching @ (shown as <...>) */
+        int depth = 0;
+        u->p += 2;
+        start = u->p;
+        while (u->p < u->end && *u->p != '@') u->p++;
+        if (u->p >= u->end) return FALSE;
+        *str = start;
+        *len = u->p - start;
+        u->p++;
+        /* skip the arguments: balanced by nested templates (?$ ... @) up to the name's closing @ */
+        while (u->p < u->end)
+        {
+            if (u->p + 1 < u->end && u->p[0] == '?' && u->p[1] == '$') { depth++; u->p += 2; continue; }
+            if (*u->p == '@')
+            {
+                if (!depth) break;
+                depth--;
+            }
+            u->p++;
+        }
+        if (u->p >= u->end) return FALSE;
+        u->p++;
+        *is_template = TRUE;
+        return TRUE;
+    }
+    if (u->p + 1 < u->end && u->p[0] == '?' && u->p[1] == 'A')
+    {
+        /* ?A0x1234abcd@: an anonymous namespace */
+        while (u->p < u->end && *u->p != '@') u->p++;
+        if (u->p >= u->end) return FALSE;
+        u->p++;
+        *str = "`anonymous namespace'";
+        *len = 21;
+        return TRUE;
+    }
+    start = u->p;
+    while (u->p < u->end && *u->p != '@')
+    {
+        char c = *u->p;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$'))
+            return FALSE;
+        u->p++;
+    }
+    if (u->p >= u->end || u->p == start) return FALSE;
+    *str = start;
+    *len = u->p - start;
+    u->p++;
+    if (u->count < 10)
+    {
+        u->names[u->count] = *str;
+        u->lens[u->count++] = *len;
+    }
+    return TRUE;
+}
+
+static BOOL demangle_msvc( const char *name, DWORD len, char *buffer, DWORD size )
+{
+    static const struct { char code; const char *name; } specials[] =
+    {
+        {'2', "operator new"}, {'3', "operator delete"}, {'4', "operator="}, {'5', "operator>>"},
+        {'6', "operator<<"}, {'7', "operator!"}, {'8', "operator=="}, {'9', "operator!="},
+        {'A', "operator[]"}, {'C', "operator->"}, {'D', "operator*"}, {'E', "operator++"},
+        {'F', "operator--"}, {'G', "operator-"}, {'H', "operator+"}, {'I', "operator&"},
+        {'K', "operator/"}, {'M', "operator<"}, {'N', "operator<="}, {'O', "operator>"},
+        {'P', "operator>="}, {'R', "operator()"},
+    };
+    struct undecorator u;
+    const char *parts[16], *str;
+    DWORD part_lens[16], n = 0, pos = 0, i, l;
+    BOOL templ[16], is_template;
+    int special = -1;   /* 0 constructor, 1 destructor, 2 an operator */
+    const char *op = NULL;
+
+    memset( &u, 0, sizeof(u) );
+    u.p = name + 1;
+    u.end = name + len;
+    if (u.p < u.end && *u.p == '?')
+    {
+        u.p++;
+        if (u.p >= u.end) return FALSE;
+        if (*u.p == '0') special = 0;
+        else if (*u.p == '1') special = 1;
+        else
+        {
+            for (i = 0; i < ARRAY_SIZE(specials); i++) if (specials[i].code == *u.p) op = specials[i].name;
+            if (!op) return FALSE;
+            special = 2;
+        }
+        u.p++;
+    }
+    else
+    {
+        if (!msvc_fragment( &u, &parts[0], &part_lens[0], &templ[0] )) return FALSE;
+        n = 1;
+    }
+    /* the scopes, innermost first, up to the @ that ends the name */
+    while (u.p < u.end && *u.p != '@')
+    {
+        if (n == ARRAY_SIZE(parts) || !msvc_fragment( &u, &parts[n], &part_lens[n], &templ[n] )) return FALSE;
+        n++;
+    }
+    if (u.p >= u.end || (special >= 0 && special < 2 && !n) || (special < 0 && !n)) return FALSE;
+    buffer[0] = 0;
+    for (i = n; i > 0; i--)
+    {
+        str = parts[i - 1];
+        l = part_lens[i - 1];
+        is_template = templ[i - 1];
+        if (pos + l + 8 >= size) return FALSE;
+        if (pos) { memcpy( buffer + pos, "::", 2 ); pos += 2; }
+        memcpy( buffer + pos, str, l );
+        pos += l;
+        if (is_template) { memcpy( buffer + pos, "<...>", 5 ); pos += 5; }
+    }
+    if (special >= 0)
+    {
+        const char *last = special == 2 ? op : parts[0];
+        DWORD last_len = special == 2 ? strlen( op ) : part_lens[0];
+
+        if (pos + last_len + 4 >= size) return FALSE;
+        if (pos) { memcpy( buffer + pos, "::", 2 ); pos += 2; }
+        if (special == 1) buffer[pos++] = '~';
+        memcpy( buffer + pos, last, last_len );
+        pos += last_len;
+    }
+    buffer[pos] = 0;
+    return TRUE;
+}
+
+/***********************************************************************
+ *           frame_demangle
+ *
+ * The name as a person writes it, in 'buffer'; FALSE when 'name' is not a
+ * C++ name this knows, or when it is damaged. A compiler's clone suffix
+ * (.constprop.0, .part.0, .cold) stays after the demangled name.
+ */
+BOOL frame_demangle( const char *name, char *buffer, DWORD size )
+{
+    DWORD len, suffix;
+    const char *dot;
+
+    if (size < 2) return FALSE;
+    if (name[0] == '?') return demangle_msvc( name, strlen( name ), buffer, size );
+    if (name[0] != '_' || name[1] != 'Z') return FALSE;
+    dot = strchr( name, '.' );
+    len = dot ? dot - name : strlen( name );
+    if (!demangle_itanium( name, len, buffer, size )) return FALSE;
+    if (dot)
+    {
+        suffix = strlen( dot );
+        if (strlen( buffer ) + suffix >= size) return FALSE;
+        strcat( buffer, dot );
+    }
+    return TRUE;
+}

@@ -42,6 +42,7 @@ struct frame_reader
 
 extern BOOL frame_symbol( const struct frame_reader *reader, ULONG_PTR base, ULONG_PTR addr,
                           char *name, DWORD size, ULONG_PTR *displacement );
+extern BOOL frame_demangle( const char *name, char *buffer, DWORD size );
 extern void frame_format( WCHAR *buffer, DWORD size, const WCHAR *module, const char *symbol,
                           ULONG_PTR offset );
 

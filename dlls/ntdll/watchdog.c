@@ -1,6 +1,7 @@
 /*
  * Deadlock watchdog: WINE_DEADLOCK_WATCHDOG=N prints on stderr the threads
- * of a process that have been blocked in a cycle for N seconds
+ * of a process that have been blocked in a cycle for N seconds, and those
+ * whose messages have waited N seconds (not responding)
  *
  * Copyright 2026 The wine-backtrace-wct authors
  *
@@ -30,9 +31,10 @@
 #include "windef.h"
 #include "winternl.h"
 #include "wct.h"
-#include "pkfuncs.h"
 #include "wine/exception.h"
 #include "wine/debug.h"
+#include "ddk/wdm.h"
+#include "wine/wait_chain.h"
 #include "ntdll_misc.h"
 #include "walk_names.h"
 #include "watchdog.h"
@@ -41,16 +43,16 @@ WINE_DEFAULT_DEBUG_CHANNEL(watchdog);
 
 /*
  * The watchdog is a thread that looks at the wait chains of the process's
- * threads once a second, through advapi32 and coredll like any program
- * would. Without the variable nothing is started: the cost is one look-up
- * of the environment at start-up.
+ * threads once a second. Without the variable nothing is started: the cost
+ * is one look-up of the environment at start-up.
  *
  * It lives in ntdll because only ntdll's loader sees every process start
- * without the program's help. Wine's ntdll loads no higher module of its
- * own accord; this one loads advapi32 and coredll, and only when the
- * variable is set, on its own thread, once the process runs. Its body uses
- * documented functions only, so that it could move into a module of its
- * own that this hook loads, if Wine wanted it.
+ * without the program's help, and it uses ntdll's own functions: the chain
+ * from __wine_get_wait_chain (what advapi32's GetThreadWaitChain asks), the
+ * frames from __wine_walk_thread_frames (what coredll's GetThreadCallStack
+ * walks with), so that it loads no module and nothing calls back into ntdll.
+ * It allocates nothing from the heap: a thread it reports may hold the heap
+ * lock.
  */
 
 #define MAX_CYCLES  32
@@ -68,42 +70,27 @@ struct cycle
 
 static ULONG timeout_seconds;
 static struct cycle cycles[MAX_CYCLES];
-
-static HWCT (WINAPI *pOpenThreadWaitChainSession)(DWORD, PWAITCHAINCALLBACK);
-static BOOL (WINAPI *pGetThreadWaitChain)(HWCT, DWORD_PTR, DWORD, DWORD, DWORD *, WAITCHAIN_NODE_INFO *, BOOL *);
-static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
-
-static void *get_proc( const WCHAR *dll, const char *name )
-{
-    UNICODE_STRING dll_name;
-    ANSI_STRING proc_name;
-    HMODULE module;
-    void *proc = NULL;
-
-    RtlInitUnicodeString( &dll_name, dll );
-    RtlInitAnsiString( &proc_name, name );
-    if (!LdrLoadDll( NULL, 0, &dll_name, &module )) LdrGetProcedureAddress( module, &proc_name, 0, &proc );
-    return proc;
-}
+static char own_name[MAX_PATH * 3];   /* this process's executable, UTF-8 */
+static BOOL announce;                 /* say that it watches: not in Wine's own programs */
 
 /* Where the cycle of a chain starts: the first node of the thread that the
  * chain's last node repeats. */
-static DWORD cycle_start( const WAITCHAIN_NODE_INFO *nodes, DWORD count )
+static DWORD cycle_first_node( const struct wait_chain_node *nodes, DWORD count )
 {
-    DWORD last = nodes[count - 1].ThreadObject.ThreadId, i;
+    DWORD last = nodes[count - 1].tid, i;
 
     for (i = 0; i < count - 1; i++)
-        if (nodes[i].ObjectType == WctThreadType && nodes[i].ThreadObject.ThreadId == last) break;
+        if (nodes[i].type == WctThreadType && nodes[i].tid == last) break;
     return i;
 }
 
 /* the threads of the cycle, sorted */
-static unsigned int cycle_threads( const WAITCHAIN_NODE_INFO *nodes, DWORD count, DWORD *tids )
+static unsigned int cycle_threads( const struct wait_chain_node *nodes, DWORD count, DWORD *tids )
 {
     DWORD i, j, n = 0, tmp;
 
-    for (i = cycle_start( nodes, count ); i < count - 1; i++)
-        if (nodes[i].ObjectType == WctThreadType) tids[n++] = nodes[i].ThreadObject.ThreadId;
+    for (i = cycle_first_node( nodes, count ); i < count - 1; i++)
+        if (nodes[i].type == WctThreadType) tids[n++] = nodes[i].tid;
     for (i = 1; i < n; i++)
         for (j = i; j > 0 && tids[j - 1] > tids[j]; j--)
         {
@@ -141,23 +128,50 @@ static struct cycle *track_cycle( const DWORD *tids, unsigned int n, LARGE_INTEG
     return free_slot;
 }
 
-static const char *node_name( const WAITCHAIN_NODE_INFO *node )
+static const char *node_name( const struct wait_chain_node *node )
 {
     static const char * const names[] =
     {
         "?", "critical section", "SendMessage", "mutex", "ALPC", "COM", "thread wait",
         "process wait", "thread", "COM activation", "?", "socket", "SMB"
     };
-    return node->ObjectType < ARRAY_SIZE(names) ? names[node->ObjectType] : "?";
+    return node->type < ARRAY_SIZE(names) ? names[node->type] : "?";
 }
 
 /* UTF-8 for stderr, as the rest of Wine's messages */
-static const char *utf8( const WCHAR *str, char *buffer, DWORD size )
+static const char *utf8_len( const WCHAR *str, DWORD bytes, char *buffer, DWORD size )
 {
     DWORD len = 0;
 
-    RtlUnicodeToUTF8N( buffer, size - 1, &len, str, wcslen( str ) * sizeof(WCHAR) );
+    RtlUnicodeToUTF8N( buffer, size - 1, &len, str, bytes );
     buffer[len] = 0;
+    return buffer;
+}
+
+static const char *utf8( const WCHAR *str, char *buffer, DWORD size )
+{
+    return utf8_len( str, wcslen( str ) * sizeof(WCHAR), buffer, size );
+}
+
+/* The executable name of another process, from a process list kept in a
+ * static buffer (no heap: see above); "" when it cannot be had. */
+static const char *executable_name( DWORD pid, char *buffer, DWORD size )
+{
+    static ULONG_PTR list[8192];   /* 64 KiB, aligned */
+    SYSTEM_PROCESS_INFORMATION *info = (SYSTEM_PROCESS_INFORMATION *)list;
+    ULONG offset = 0, len, i;
+
+    buffer[0] = 0;
+    if (NtQuerySystemInformation( SystemProcessInformation, list, sizeof(list), &len )) return buffer;
+    for (i = 0; i < 4096; i++)
+    {
+        if (offset > sizeof(list) - sizeof(*info)) break;
+        info = (SYSTEM_PROCESS_INFORMATION *)((char *)list + offset);
+        if (HandleToULong( info->UniqueProcessId ) == pid)
+            return utf8_len( info->ProcessName.Buffer, info->ProcessName.Length, buffer, size );
+        if (!info->NextEntryOffset) break;
+        offset += info->NextEntryOffset;
+    }
     return buffer;
 }
 
@@ -223,33 +237,61 @@ static BOOL read_own_file( void *ctx, ULONG_PTR base, ULONGLONG offset, void *bu
            io.Information == size;
 }
 
-static void print_stack( DWORD tid )
+/* The frames of a thread of this process, held still while they are read:
+ * frame 0 is where it is, then its callers. */
+static ULONG thread_frames( DWORD tid, void **frames, ULONG max )
 {
     OBJECT_ATTRIBUTES attr = { sizeof(attr) };
     CLIENT_ID cid = { 0, ULongToHandle( tid ) };
+    void *stack[MAX_STACK];
+    CONTEXT context;
+    HANDLE thread;
+    ULONG n = 0;
+
+    if (NtOpenThread( &thread, THREAD_GET_CONTEXT | THREAD_SUSPEND_RESUME | THREAD_QUERY_INFORMATION,
+                      &attr, &cid ))
+        return 0;
+    if (!NtSuspendThread( thread, NULL ))
+    {
+        context.ContextFlags = CONTEXT_FULL;
+        if (!NtGetContextThread( thread, &context ))
+        {
+            frames[0] = (void *)context.Rip;
+            stack[0] = (void *)context.Rsp;
+            if (!__wine_walk_thread_frames( thread, NULL, &context, 0, max - 1, frames + 1, stack + 1, &n )) n++;
+            else n = 1;
+        }
+        NtResumeThread( thread, NULL );
+    }
+    NtClose( thread );
+    return n;
+}
+
+static void print_stack( DWORD tid )
+{
     struct own_reader own = { 0 };
     const struct frame_reader reader = { &own, read_own_memory, read_own_file };
-    CallSnapshot frames[MAX_STACK];
+    void *frames[MAX_STACK];
     LDR_DATA_TABLE_ENTRY *module;
-    char symbol[FRAME_SYMBOL_LENGTH], text[1024];
+    char symbol[FRAME_SYMBOL_LENGTH], plain[FRAME_SYMBOL_LENGTH], text[1024];
     WCHAR where[512];
     ULONG_PTR displacement, addr, base;
-    HANDLE thread;
     ULONG i, n;
 
-    if (!pGetThreadCallStack) return;
-    if (NtOpenThread( &thread, THREAD_ALL_ACCESS, &attr, &cid )) return;
-    n = pGetThreadCallStack( thread, MAX_STACK, frames, 0, 0 );
-    NtClose( thread );
+    n = thread_frames( tid, frames, MAX_STACK );
     for (i = 0; i < n; i++)
     {
-        addr = frames[i].dwReturnAddr;
+        addr = (ULONG_PTR)frames[i];
         if (LdrFindEntryForAddress( (void *)addr, &module )) frame_format( where, ARRAY_SIZE(where), NULL, NULL, addr );
         else
         {
             base = (ULONG_PTR)module->DllBase;
             if (frame_symbol( &reader, base, addr, symbol, sizeof(symbol), &displacement ))
+            {
+                /* C++ names as wctdump prints them */
+                if (frame_demangle( symbol, plain, sizeof(plain) )) strcpy( symbol, plain );
                 frame_format( where, ARRAY_SIZE(where), module->BaseDllName.Buffer, symbol, displacement );
+            }
             else
                 frame_format( where, ARRAY_SIZE(where), module->BaseDllName.Buffer, NULL, addr - base );
         }
@@ -258,75 +300,174 @@ static void print_stack( DWORD tid )
     if (own.file) NtClose( own.file );
 }
 
-static void report_cycle( const WAITCHAIN_NODE_INFO *nodes, DWORD count, const struct cycle *cycle )
+static void report_cycle( const struct wait_chain_node *nodes, DWORD count, const struct cycle *cycle )
 {
     DWORD i, pid = GetCurrentProcessId(), processes = 0, pids[WCT_MAX_NODE_COUNT], j;
-    char name[WCT_OBJNAME_LENGTH * 3];
+    char name[ARRAY_SIZE(nodes->name) * 3], other[MAX_PATH * 3];
 
-    for (i = cycle_start( nodes, count ); i < count - 1; i++)
+    for (i = cycle_first_node( nodes, count ); i < count - 1; i++)
     {
-        if (nodes[i].ObjectType != WctThreadType) continue;
-        for (j = 0; j < processes; j++) if (pids[j] == nodes[i].ThreadObject.ProcessId) break;
-        if (j == processes) pids[processes++] = nodes[i].ThreadObject.ProcessId;
+        if (nodes[i].type != WctThreadType) continue;
+        for (j = 0; j < processes; j++) if (pids[j] == nodes[i].pid) break;
+        if (j == processes) pids[processes++] = nodes[i].pid;
     }
     if (processes > 1)
-        MESSAGE( "wine: watchdog: deadlock: %u threads of %lu processes blocked in a cycle for %lu s or more\n",
-                 cycle->count, processes, timeout_seconds );
+        MESSAGE( "wine: watchdog: deadlock in %s (process %lu): %u threads of %lu processes blocked in a cycle"
+                 " for %lu s or more\n", own_name, pid, cycle->count, processes, timeout_seconds );
     else
-        MESSAGE( "wine: watchdog: deadlock: %u thread%s blocked in a cycle for %lu s or more\n",
-                 cycle->count, cycle->count == 1 ? "" : "s", timeout_seconds );
+        MESSAGE( "wine: watchdog: deadlock in %s (process %lu): %u thread%s blocked in a cycle for %lu s or more\n",
+                 own_name, pid, cycle->count, cycle->count == 1 ? "" : "s", timeout_seconds );
 
-    for (i = cycle_start( nodes, count ); i < count; i++)
+    for (i = cycle_first_node( nodes, count ); i < count; i++)
     {
-        const WAITCHAIN_NODE_INFO *node = &nodes[i];
+        const struct wait_chain_node *node = &nodes[i];
 
-        if (node->ObjectType == WctThreadType && i == count - 1)
-            MESSAGE( "wine: watchdog:   which is thread %lu again\n", node->ThreadObject.ThreadId );
-        else if (node->ObjectType == WctThreadType && node->ThreadObject.ProcessId == pid)
-            MESSAGE( "wine: watchdog:   thread %lu\n", node->ThreadObject.ThreadId );
-        else if (node->ObjectType == WctThreadType)
-            MESSAGE( "wine: watchdog:   thread %lu of process %lu\n", node->ThreadObject.ThreadId,
-                     node->ThreadObject.ProcessId );
-        else if (node->LockObject.ObjectName[0])
+        if (node->type == WctThreadType && i == count - 1)
+            MESSAGE( "wine: watchdog:   which is thread %u again\n", node->tid );
+        else if (node->type == WctThreadType && node->pid == pid)
+            MESSAGE( "wine: watchdog:   thread %u\n", node->tid );
+        else if (node->type == WctThreadType)
+            MESSAGE( "wine: watchdog:   thread %u of process %u %s\n", node->tid, node->pid,
+                     executable_name( node->pid, other, sizeof(other) ) );
+        else if (node->name_len)
             MESSAGE( "wine: watchdog:   waits for %s %s\n", node_name( node ),
-                     utf8( node->LockObject.ObjectName, name, sizeof(name) ) );
+                     utf8_len( node->name, min( node->name_len, sizeof(node->name) ), name, sizeof(name) ) );
+        else if (node->object)
+            MESSAGE( "wine: watchdog:   waits for %s at 0x%I64x\n", node_name( node ), node->object );
         else
             MESSAGE( "wine: watchdog:   waits for %s\n", node_name( node ) );
     }
-    for (i = cycle_start( nodes, count ); i < count - 1; i++)
+    for (i = cycle_first_node( nodes, count ); i < count - 1; i++)
     {
-        if (nodes[i].ObjectType != WctThreadType) continue;
-        if (nodes[i].ThreadObject.ProcessId != pid)
+        if (nodes[i].type != WctThreadType) continue;
+        if (nodes[i].pid != pid)
         {
-            MESSAGE( "wine: watchdog:   thread %lu is in process %lu: its stack is in that process's report"
-                     " (or: wctdump %lu)\n", nodes[i].ThreadObject.ThreadId, nodes[i].ThreadObject.ProcessId,
-                     nodes[i].ThreadObject.ProcessId );
+            MESSAGE( "wine: watchdog:   thread %u is in process %u: its stack is in that process's report,"
+                     " or: wine-layer wctdump %u\n", nodes[i].tid, nodes[i].pid, nodes[i].pid );
             continue;
         }
-        MESSAGE( "wine: watchdog:   stack of thread %lu:\n", nodes[i].ThreadObject.ThreadId );
-        print_stack( nodes[i].ThreadObject.ThreadId );
+        MESSAGE( "wine: watchdog:   stack of thread %u:\n", nodes[i].tid );
+        print_stack( nodes[i].tid );
     }
+    MESSAGE( "wine: watchdog: every thread of the process: wine-layer wctdump %lu\n", pid );
     /* for whoever reads the log: the report is whole */
     MESSAGE( "wine: watchdog: end of report\n" );
 }
 
-static void check_thread( HWCT session, DWORD tid, LARGE_INTEGER now )
+/*
+ * Not responding: a thread whose message queue has had messages waiting
+ * for N seconds without the thread asking for one (what Windows calls a
+ * window that is not responding; the wineserver knows when a queue last
+ * gave its thread a message). Reported once, until it takes messages again.
+ */
+#define MAX_UNRESPONSIVE 64
+
+static DWORD unresponsive[MAX_UNRESPONSIVE];   /* thread ids reported */
+
+static BOOL first_report( DWORD tid, BOOL responding )
 {
-    WAITCHAIN_NODE_INFO nodes[WCT_MAX_NODE_COUNT];
-    DWORD count = WCT_MAX_NODE_COUNT, tids[WCT_MAX_NODE_COUNT], i;
+    unsigned int i, slot = MAX_UNRESPONSIVE;
+
+    for (i = 0; i < MAX_UNRESPONSIVE; i++)
+    {
+        if (unresponsive[i] == tid)
+        {
+            if (responding) unresponsive[i] = 0;
+            return FALSE;
+        }
+        if (!unresponsive[i] && slot == MAX_UNRESPONSIVE) slot = i;
+    }
+    if (responding || slot == MAX_UNRESPONSIVE) return FALSE;
+    unresponsive[slot] = tid;
+    return TRUE;
+}
+
+static void print_thread_wait( const struct wait_chain_node *node )
+{
+    static const char * const kinds[] =
+    {
+        "", " in EnterCriticalSection", " acquiring an SRW lock exclusively", " acquiring an SRW lock shared",
+        " sleeping on a condition variable", " in WaitOnAddress", " in Sleep"
+    };
+
+    if (node->status != WctStatusBlocked)
+        MESSAGE( "wine: watchdog:   thread %u is running\n", node->tid );
+    else if (node->wait_kind && node->wait_kind < ARRAY_SIZE(kinds) && node->wait_kind != WAIT_RECORD_SLEEP)
+        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms%s at 0x%I64x\n", node->tid, node->wait_time,
+                 kinds[node->wait_kind], node->object );
+    else if (node->wait_kind && node->wait_kind < ARRAY_SIZE(kinds))
+        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms%s\n", node->tid, node->wait_time,
+                 kinds[node->wait_kind] );
+    else if (node->wait_kind == WAIT_OBJECTS)
+    {
+        char objects[ARRAY_SIZE(node->name) * 3];
+
+        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms on %s\n", node->tid, node->wait_time,
+                 utf8_len( node->name, min( node->name_len, sizeof(node->name) ), objects, sizeof(objects) ) );
+    }
+    else MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms\n", node->tid, node->wait_time );
+}
+
+static void report_unresponsive( const struct wait_chain_node *nodes, DWORD count, BOOL is_cycle )
+{
+    DWORD i, pid = GetCurrentProcessId();
+    char name[ARRAY_SIZE(nodes->name) * 3], other[MAX_PATH * 3];
+
+    MESSAGE( "wine: watchdog: not responding in %s (process %lu): thread %u has taken no message for %u s"
+             " while messages wait for it\n", own_name, pid, nodes[0].tid, nodes[0].unanswered_ms / 1000 );
+    print_thread_wait( &nodes[0] );
+    for (i = 1; i < count; i++)
+    {
+        const struct wait_chain_node *node = &nodes[i];
+
+        if (node->type != WctThreadType)
+        {
+            if (node->name_len)
+                MESSAGE( "wine: watchdog:   waits for %s %s\n", node_name( node ),
+                         utf8_len( node->name, min( node->name_len, sizeof(node->name) ), name, sizeof(name) ) );
+            else if (node->object)
+                MESSAGE( "wine: watchdog:   waits for %s at 0x%I64x\n", node_name( node ), node->object );
+            else MESSAGE( "wine: watchdog:   waits for %s\n", node_name( node ) );
+        }
+        else if (i == count - 1 && is_cycle)
+            MESSAGE( "wine: watchdog:   held by thread %u, which is in a deadlock\n", node->tid );
+        else if (node->pid != pid)
+            MESSAGE( "wine: watchdog:   held by thread %u of process %u %s\n", node->tid, node->pid,
+                     executable_name( node->pid, other, sizeof(other) ) );
+        else
+        {
+            MESSAGE( "wine: watchdog:   held by\n" );
+            print_thread_wait( node );
+        }
+    }
+    MESSAGE( "wine: watchdog:   stack of thread %u:\n", nodes[0].tid );
+    print_stack( nodes[0].tid );
+    MESSAGE( "wine: watchdog: every thread of the process: wine-layer wctdump %lu\n", pid );
+    MESSAGE( "wine: watchdog: end of report\n" );
+}
+
+static void check_thread( DWORD tid, LARGE_INTEGER now )
+{
+    struct wait_chain_node nodes[WCT_MAX_NODE_COUNT];
+    DWORD tids[WCT_MAX_NODE_COUNT], i;
+    ULONG total = 0, count;
     struct cycle *cycle;
     unsigned int n;
-    BOOL is_cycle;
+    BOOL is_cycle = FALSE;
 
     /* a cycle may go through other processes: follow it there */
-    if (!pGetThreadWaitChain( session, 0, WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG, tid, &count, nodes,
-                              &is_cycle ) || !is_cycle || count < 2)
+    if (__wine_get_wait_chain( tid, WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG, nodes, ARRAY_SIZE(nodes),
+                               &total, &is_cycle ))
         return;
+    count = min( total, ARRAY_SIZE(nodes) );
+    if (!count) return;
+    if (first_report( tid, nodes[0].unanswered_ms < timeout_seconds * 1000 ))
+        report_unresponsive( nodes, count, is_cycle );
+    if (!is_cycle || count < 2) return;
     if (!(n = cycle_threads( nodes, count, tids ))) return;
     /* a cycle of other processes that this thread waits for is theirs to report */
-    for (i = cycle_start( nodes, count ); i < count - 1; i++)
-        if (nodes[i].ObjectType == WctThreadType && nodes[i].ThreadObject.ProcessId == GetCurrentProcessId())
-            break;
+    for (i = cycle_first_node( nodes, count ); i < count - 1; i++)
+        if (nodes[i].type == WctThreadType && nodes[i].pid == GetCurrentProcessId()) break;
     if (i == count - 1) return;
     if (!(cycle = track_cycle( tids, n, now )) || cycle->reported) return;
     if (now.QuadPart - cycle->since.QuadPart < timeout_seconds * (LONGLONG)10000000) return;
@@ -339,19 +480,11 @@ static void CALLBACK watchdog_thread( void *arg )
     LARGE_INTEGER second = { .QuadPart = -10000000 }, now;
     THREAD_BASIC_INFORMATION info;
     HANDLE thread, next;
-    HWCT session;
     unsigned int i;
 
-    pOpenThreadWaitChainSession = get_proc( L"advapi32.dll", "OpenThreadWaitChainSession" );
-    pGetThreadWaitChain = get_proc( L"advapi32.dll", "GetThreadWaitChain" );
-    pGetThreadCallStack = get_proc( L"coredll.dll", "GetThreadCallStack" );
-    if (!pOpenThreadWaitChainSession || !pGetThreadWaitChain ||
-        !(session = pOpenThreadWaitChainSession( 0, NULL )))
-    {
-        MESSAGE( "wine: watchdog: Wait Chain Traversal is not available; the watchdog is off\n" );
-        return;
-    }
-
+    if (announce)
+        MESSAGE( "wine: watchdog: watching %s (process %lu) for deadlocks of %lu s or more\n", own_name,
+                 GetCurrentProcessId(), timeout_seconds );
     for (;;)
     {
         NtDelayExecution( FALSE, &second );
@@ -363,7 +496,7 @@ static void CALLBACK watchdog_thread( void *arg )
             if (thread) NtClose( thread );
             if (!NtQueryInformationThread( next, ThreadBasicInformation, &info, sizeof(info), NULL ) &&
                 HandleToULong( info.ClientId.UniqueThread ) != GetCurrentThreadId())
-                check_thread( session, HandleToULong( info.ClientId.UniqueThread ), now );
+                check_thread( HandleToULong( info.ClientId.UniqueThread ), now );
         }
         if (thread) NtClose( thread );
 
@@ -419,6 +552,25 @@ void start_deadlock_watchdog(void)
         return;
     }
 
+    /* the executable's file name, for every message */
+    {
+        const UNICODE_STRING *path = &NtCurrentTeb()->Peb->ProcessParameters->ImagePathName;
+        const WCHAR *start = path->Buffer, *p;
+        DWORD len = path->Length / sizeof(WCHAR), i, rest;
+
+        WCHAR system[MAX_PATH];
+
+        for (i = 0, p = start; i < len; i++, p++) if (*p == '\\' || *p == '/') start = p + 1;
+        utf8_len( start, (path->Buffer + len - start) * sizeof(WCHAR), own_name, sizeof(own_name) );
+        /* Wine's own programs (services.exe, explorer.exe, ...) inherit the
+         * variable from the program that started them: watched, but quietly */
+        wcscpy( system, user_shared_data->NtSystemRoot );
+        wcscat( system, L"\\system32\\" );
+        rest = path->Buffer + len - start;
+        announce = _wcsnicmp( path->Buffer, system, wcslen( system ) ) &&
+                   !(rest == 12 && !_wcsnicmp( start, L"wineboot.exe", rest )) &&
+                   !(rest == 9 && !_wcsnicmp( start, L"start.exe", rest ));
+    }
     TRACE( "watching for deadlocks of %lu s\n", timeout_seconds );
     if (!RtlCreateUserThread( GetCurrentProcess(), NULL, FALSE, 0, 0, 0, watchdog_thread, NULL, &thread, NULL ))
         NtClose( thread );

@@ -47,6 +47,28 @@ enum wait_record_kind
     WAIT_RECORD_KIND_COUNT
 };
 
+/*
+ * A thread node's wait_kind may also say what the server found itself: the
+ * thread is blocked in a host system call that no server wait and no wait
+ * record describes (a read of a Unix pipe or FIFO in ReadFile, a poll() in a
+ * driver's unix library). 'object' is then the Linux system call number, and
+ * 'name' what its file descriptors refer to as /proc shows them ("pipe:[123]",
+ * "/tmp/fifo", "socket:[456]"; a poll's descriptors separated by ", "). No
+ * record holds this kind: record kinds fit in 8 bits.
+ */
+#define WAIT_HOST_CALL 0x100
+
+/* A thread node's wait_kind may also say what the server sees itself: the
+ * thread waits for messages on its own queue (GetMessage, WaitMessage), the
+ * idle state of a thread with windows. No record holds this kind. */
+#define WAIT_MESSAGE_QUEUE 0x200
+
+/* ... or, at the end of a chain, the objects of a server wait that the walk
+ * does not follow (an event, a semaphore, every object of a wait on
+ * several): 'object' is how many there are, 'name' each one's type and
+ * full name ("Event \BaseNamedObjects\Ready, Semaphore"), cut to fit. */
+#define WAIT_OBJECTS 0x400
+
 /* 'what' packs the kind above the 48 bits of a user-space address, so that
  * a single aligned store publishes both; the thread stores 'since' first. */
 struct wait_record

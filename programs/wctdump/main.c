@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ntstatus.h>
+#define WIN32_NO_STATUS
 #include <windows.h>
 #include <winternl.h>
 #include <tlhelp32.h>
@@ -31,32 +33,60 @@
 #include <wct.h>
 #include <pkfuncs.h>
 
-#include "wine/server_protocol.h"
+#include "wine/server.h"
 #include "wine/wait_chain.h"
 #include "wctdump.h"
 
 static const WCHAR usage[] =
-    L"Usage: wctdump [--json] [--all] [PID...]\n"
+    L"Usage: wctdump [OPTION...] [PROCESS...]\n"
+    L"       wctdump --list\n"
     L"\n"
-    L"Lists every thread of the given processes (of all processes without a PID)\n"
-    L"with its wait chain, and the call stack of each blocked thread. Marks the\n"
-    L"threads whose chain is a cycle: a deadlock.\n"
+    L"Finds deadlocks: lists the threads of the given processes (of every program\n"
+    L"in the prefix without one) with their wait chains, the call stacks of the\n"
+    L"blocked ones, and the cycles of waits (deadlocks), each once.\n"
     L"\n"
-    L"  PID      a process id in decimal, as wctdump and Windows' tools print it\n"
-    L"  --json   the report as JSON (UTF-8), for programs\n"
-    L"  --all    the call stacks of every thread, running ones included (sampled)\n"
-    L"  --help   this text\n"
+    L"  PROCESS  a Windows process id in decimal (32), in hex as Wine writes it (0x20,\n"
+    L"           00000020), the Linux pid of a Wine process (what ps shows), or an\n"
+    L"           executable's name (hang.exe or hang: every process of that name)\n"
+    L"  --list             one line per process, and nothing else\n"
+    L"  --all              the call stacks of every thread, running ones too (sampled)\n"
+    L"  --other-processes  follow chains into other processes (WCT_OUT_OF_PROC_FLAG)\n"
+    L"  --wine             Wine's own processes too (services, winedevice, plugplay,\n"
+    L"                     svchost, rpcss, explorer, conhost, wineboot, winemenubuilder,\n"
+    L"                     wctdump's start.exe)\n"
+    L"  --raw              symbol names as the image has them, not demangled\n"
+    L"  --json             the report as JSON (UTF-8), for programs\n"
+    L"  --help             this text\n"
     L"\n"
-    L"Exit status: 0 no deadlock, 1 a deadlock, 2 an error.\n";
+    L"Exit status:\n"
+    L"  0  no deadlock, and every blocked thread's chain was followed to its end\n"
+    L"  1  a deadlock\n"
+    L"  2  a usage error, or wctdump failed\n"
+    L"  3  a process asked for does not exist (nothing is reported)\n"
+    L"  4  no program runs in the prefix (only Wine's own processes), or no prefix\n"
+    L"  5  no deadlock found, but some blocked threads wait on something whose owner\n"
+    L"     cannot be followed (an event, a semaphore, an SRW lock, ...) or in another\n"
+    L"     process: a deadlock through them would not show\n";
 
-static BOOL json, all_stacks;
+enum exit_status
+{
+    EXIT_CLEAN = 0,
+    EXIT_DEADLOCK = 1,
+    EXIT_ERROR = 2,
+    EXIT_NO_SUCH_PROCESS = 3,
+    EXIT_NO_PROGRAM = 4,
+    EXIT_UNFOLLOWED = 5,
+};
+
+static BOOL json, all_stacks, raw_names, with_wine, other_processes, list_only;
 static HWCT session;
 static HMODULE coredll;
 static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
 static HWCT (WINAPI *pOpenThreadWaitChainSession)(DWORD, PWAITCHAINCALLBACK);
 static BOOL (WINAPI *pGetThreadWaitChain)(HWCT, DWORD_PTR, DWORD, DWORD, DWORD *, WAITCHAIN_NODE_INFO *, BOOL *);
 static void (WINAPI *pCloseThreadWaitChainSession)(HWCT);
-
+static NTSTATUS (WINAPI *p__wine_get_wait_chain)( DWORD, DWORD, struct wait_chain_node *, ULONG, ULONG *, BOOL * );
+static unsigned int (CDECL *p_wine_server_call)( void * );
 /*
  * Output. Text follows the user's locale: a console gets wide characters,
  * a file or pipe the locale's code page (on Wine, the Unix locale's). JSON
@@ -149,18 +179,32 @@ static void print_json_string( const WCHAR *str )
     write_output( &out, buffer, len );
 }
 
-/* the system's text for an error, on one line */
+/* The system's text for an error, on one line; our own words for those
+ * a wait chain query gives where the system has none (Wine's tables lack
+ * most of the newer codes). */
 static const WCHAR *error_text( DWORD code )
 {
+    static const struct { DWORD code; const WCHAR *text; } words[] =
+    {
+        { ERROR_OBJECT_NOT_FOUND, L"the thread no longer exists" },
+        { ERROR_INVALID_PARAMETER, L"the thread no longer exists" },
+        { ERROR_ACCESS_DENIED, L"access denied" },
+        { ERROR_TOO_MANY_THREADS, L"the chain is longer than 16 nodes" },
+        { ERROR_MORE_DATA, L"the chain is longer than 16 nodes" },
+        { ERROR_PARTIAL_COPY, L"part of the process's memory could not be read" },
+        { ERROR_NOT_SUPPORTED, L"not supported" },
+    };
     static WCHAR buffer[256];
+    unsigned int i;
     int len;
 
+    for (i = 0; i < ARRAY_SIZE(words); i++) if (words[i].code == code) return words[i].text;
     len = FormatMessageW( FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code, 0,
                           buffer, ARRAY_SIZE(buffer), NULL );
     while (len && (buffer[len - 1] == '\n' || buffer[len - 1] == '\r' || buffer[len - 1] == ' ' ||
                    buffer[len - 1] == '.'))
         len--;
-    if (!len) _snwprintf( buffer, ARRAY_SIZE(buffer), L"error %lu", code );
+    if (!len) _snwprintf( buffer, ARRAY_SIZE(buffer), L"system error %lu, which has no text here", code );
     else buffer[len] = 0;
     return buffer;
 }
@@ -333,7 +377,11 @@ static BOOL init_symbols( struct target *target )
 {
     if (!target->symbols)
     {
-        SymSetOptions( SymGetOptions() | SYMOPT_DEFERRED_LOADS | SYMOPT_UNDNAME );
+        DWORD options = SymGetOptions() | SYMOPT_DEFERRED_LOADS;
+
+        if (raw_names) options &= ~SYMOPT_UNDNAME;
+        else options |= SYMOPT_UNDNAME;
+        SymSetOptions( options );
         target->symbols = SymInitializeW( target->process, NULL, TRUE );
     }
     return target->symbols;
@@ -357,46 +405,246 @@ static void describe_address( struct target *target, ULONG_PTR addr, WCHAR *buff
 {
     const struct frame_reader reader = { target, read_target_memory, read_module_file };
     struct module *module = find_module( target, addr );
-    char symbol[FRAME_SYMBOL_LENGTH];
+    char symbol[FRAME_SYMBOL_LENGTH], plain[FRAME_SYMBOL_LENGTH];
     ULONG_PTR displacement;
 
     if (!module) frame_format( buffer, size, NULL, NULL, addr );
     else if (frame_symbol( &reader, module->base, addr, symbol, sizeof(symbol), &displacement ) ||
              debug_symbol( target, addr, symbol, sizeof(symbol), &displacement ))
+    {
+        /* C++ names as people write them, unless asked for the image's own */
+        if (!raw_names && frame_demangle( symbol, plain, sizeof(plain) )) strcpy( symbol, plain );
         frame_format( buffer, size, module->path, symbol, displacement );
+    }
     else frame_format( buffer, size, module->path, NULL, addr - module->base );
 }
 
-/* What the layer tells beyond WAITCHAIN_NODE_INFO: the kind of a wait the
- * server does not see (Sleep, an SRW lock, ...) and the address of what it
- * waits on, or of a critical section. Wine only: on Windows, and on a
- * chain that changed between the two queries, the report says what Wait
- * Chain Traversal says. */
-struct wait_detail
+/*
+ * What wctdump learns of each thread, before it prints anything: the
+ * summary comes first, each deadlock is printed once, and threads in the
+ * same state with the same stack are printed once with their count.
+ */
+enum thread_state
 {
-    unsigned int kind;     /* WAIT_RECORD_* */
-    ULONGLONG    object;
+    STATE_FINE,          /* running, sleeping, or its chain ends at something that is not stuck */
+    STATE_DEADLOCK,      /* in a cycle */
+    STATE_ON_DEADLOCK,   /* its chain leads into a cycle it is not part of */
+    STATE_UNFOLLOWED,    /* blocked, and the chain ends at a wait whose owner cannot be followed */
+    STATE_OTHER_PROCESS, /* blocked, and the chain goes into another process, not followed */
+    STATE_GONE,          /* ended while it was examined */
+    STATE_ERROR,
 };
-
-static NTSTATUS (WINAPI *p__wine_get_wait_chain)( DWORD, DWORD, struct wait_chain_node *, ULONG, ULONG *, BOOL * );
 
 struct thread_report
 {
-    DWORD               tid;
-    BOOL                ok;
-    DWORD               error;
-    DWORD               count;
-    BOOL                cycle;      /* the chain ends in a cycle */
-    BOOL                member;     /* the thread is in that cycle */
-    WAITCHAIN_NODE_INFO nodes[WCT_MAX_NODE_COUNT];
-    struct wait_detail  details[WCT_MAX_NODE_COUNT];
-    ULONG_PTR           stack[MAX_STACK];
-    DWORD               stack_count;
+    DWORD                  tid;
+    DWORD                  error;
+    DWORD                  count;
+    BOOL                   cycle;      /* the chain ends in a cycle */
+    enum thread_state      state;
+    unsigned int           deadlock;   /* 1-based number of its cycle */
+    struct wait_chain_node nodes[WCT_MAX_NODE_COUNT];
+    ULONG_PTR              stack[MAX_STACK];
+    DWORD                  stack_count;
+    BOOL                   printed;    /* in text: printed in a group */
 };
+
+struct process_report
+{
+    DWORD                 pid;
+    int                   unix_pid;   /* 0: unknown */
+    WCHAR                 name[MAX_PATH];
+    struct target         target;
+    BOOL                  readable;
+    DWORD                 read_error;
+    struct thread_report *threads;
+    DWORD                 count;
+};
+
+/* Deadlocks: the cycles found, each once, as the sorted ids of its threads,
+ * with the chain of the first thread that showed it. */
+#define MAX_CYCLES 256
+
+struct cycle
+{
+    DWORD                  tids[WCT_MAX_NODE_COUNT];
+    unsigned int           count;
+    struct wait_chain_node nodes[WCT_MAX_NODE_COUNT];   /* from the thread that starts it */
+    DWORD                  node_count;
+    DWORD                  pid;
+};
+
+static struct cycle cycles[MAX_CYCLES];
+static unsigned int cycle_count, deadlocked_count, waiting_count, unfollowed_count, other_process_count,
+                    gone_count, error_count, not_responding_count;
+static unsigned int unfollowed_kinds[WAIT_RECORD_KIND_COUNT];
 
 static BOOL is_blocked( const struct thread_report *report )
 {
-    return report->ok && report->count && report->nodes[0].ObjectStatus == WctStatusBlocked;
+    return !report->error && report->count && report->nodes[0].status == WctStatusBlocked;
+}
+
+static BOOL is_thread_node( const struct wait_chain_node *node )
+{
+    return node->type == WctThreadType;
+}
+
+static int __cdecl compare_tids( const void *a, const void *b )
+{
+    DWORD x = *(const DWORD *)a, y = *(const DWORD *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Where the cycle of a chain starts: the first node of the thread that the
+ * chain's last node repeats. */
+static DWORD cycle_start( const struct wait_chain_node *nodes, DWORD count )
+{
+    DWORD i;
+
+    for (i = 0; i < count - 1; i++)
+        if (is_thread_node( &nodes[i] ) && nodes[i].tid == nodes[count - 1].tid) break;
+    return i;
+}
+
+/* records the cycle a chain ends in and sets the thread's state */
+static void record_cycle( struct thread_report *report, DWORD pid )
+{
+    const struct wait_chain_node *nodes = report->nodes;
+    DWORD start = cycle_start( nodes, report->count ), i;
+    struct cycle cycle = { { 0 } };
+    BOOL member = FALSE;
+
+    for (i = start; i < report->count - 1; i++)
+    {
+        if (!is_thread_node( &nodes[i] )) continue;
+        if (nodes[i].tid == report->tid) member = TRUE;
+        cycle.tids[cycle.count++] = nodes[i].tid;
+    }
+    qsort( cycle.tids, cycle.count, sizeof(DWORD), compare_tids );
+    for (i = 0; i < cycle_count; i++)
+        if (cycles[i].count == cycle.count && !memcmp( cycles[i].tids, cycle.tids, cycle.count * sizeof(DWORD) ))
+            break;
+    if (i == cycle_count && cycle_count < MAX_CYCLES)
+    {
+        cycle.node_count = report->count - start;
+        memcpy( cycle.nodes, nodes + start, cycle.node_count * sizeof(*nodes) );
+        cycle.pid = nodes[start].pid ? nodes[start].pid : pid;
+        cycles[cycle_count++] = cycle;
+        deadlocked_count += cycle.count;
+    }
+    report->deadlock = i + 1;
+    report->state = member ? STATE_DEADLOCK : STATE_ON_DEADLOCK;
+    if (!member) waiting_count++;
+}
+
+/* The chain of a thread, asked for once: through ntdll's __wine_get_wait_chain
+ * where there is one (it carries what a wait record says, which
+ * WAITCHAIN_NODE_INFO has no room for), else through Wait Chain Traversal. */
+static void get_chain( struct thread_report *report, DWORD flags )
+{
+    WAITCHAIN_NODE_INFO info[WCT_MAX_NODE_COUNT];
+    ULONG total = 0, i;
+    NTSTATUS status;
+    BOOL cycle = FALSE;
+
+    if (p__wine_get_wait_chain)
+    {
+        status = p__wine_get_wait_chain( report->tid, flags, report->nodes, ARRAY_SIZE(report->nodes),
+                                         &total, &cycle );
+        if (status) report->error = RtlNtStatusToDosError( status );
+        report->count = status ? 0 : min( total, WCT_MAX_NODE_COUNT );
+    }
+    else
+    {
+        report->count = WCT_MAX_NODE_COUNT;
+        if (!pGetThreadWaitChain( session, 0, flags, report->tid, &report->count, info, &cycle ))
+        {
+            report->error = GetLastError();
+            /* a chain too long still tells who waits for what */
+            if (report->error == ERROR_MORE_DATA || report->error == ERROR_TOO_MANY_THREADS) report->error = 0;
+        }
+        if (report->error) report->count = 0;
+        report->count = min( report->count, WCT_MAX_NODE_COUNT );
+        for (i = 0; i < report->count; i++)
+        {
+            struct wait_chain_node *node = &report->nodes[i];
+
+            memset( node, 0, sizeof(*node) );
+            node->type = info[i].ObjectType;
+            node->status = info[i].ObjectStatus;
+            if (node->type == WctThreadType)
+            {
+                node->pid = info[i].ThreadObject.ProcessId;
+                node->tid = info[i].ThreadObject.ThreadId;
+                node->wait_time = info[i].ThreadObject.WaitTime;
+                node->context_switches = info[i].ThreadObject.ContextSwitches;
+            }
+            else
+            {
+                node->name_len = wcsnlen( info[i].LockObject.ObjectName, ARRAY_SIZE(node->name) ) * sizeof(WCHAR);
+                memcpy( node->name, info[i].LockObject.ObjectName, node->name_len );
+            }
+        }
+    }
+    report->cycle = !report->error && cycle && report->count >= 2;
+
+    /* Without --other-processes a chain stops at the first thread of another
+     * process. The query itself follows them: the wineserver, as Windows,
+     * reads the critical sections of any process but the caller's only
+     * with both OUT_OF_PROC flags, and wctdump is never its target's caller. */
+    if (other_processes) return;
+    for (i = 1; i < report->count; i++)
+    {
+        if (!is_thread_node( &report->nodes[i] ) || !report->nodes[i].pid ||
+            report->nodes[i].pid == report->nodes[0].pid)
+            continue;
+        report->count = i + 1;
+        report->cycle = FALSE;
+        break;
+    }
+}
+
+/* what the thread's state means for the verdict */
+static void classify( struct thread_report *report, DWORD pid )
+{
+    const struct wait_chain_node *last;
+
+    if (report->error == ERROR_OBJECT_NOT_FOUND || report->error == ERROR_INVALID_PARAMETER ||
+        (!report->error && !report->count))
+    {
+        report->state = STATE_GONE;
+        gone_count++;
+        return;
+    }
+    if (report->error)
+    {
+        report->state = STATE_ERROR;
+        error_count++;
+        return;
+    }
+    /* as Windows: 5 s without asking for a message that waits */
+    if (report->nodes[0].unanswered_ms >= 5000) not_responding_count++;
+    if (report->cycle)
+    {
+        record_cycle( report, pid );
+        return;
+    }
+    report->state = STATE_FINE;
+    if (!is_blocked( report )) return;
+    last = &report->nodes[report->count - 1];
+    if (!is_thread_node( last )) return;   /* ends at a lock nobody owns: it is not stuck there */
+    if (last->pid && last->pid != pid && !other_processes)
+    {
+        report->state = STATE_OTHER_PROCESS;
+        other_process_count++;
+        return;
+    }
+    if (last->status != WctStatusBlocked || last->wait_kind == WAIT_RECORD_SLEEP ||
+        last->wait_kind == WAIT_MESSAGE_QUEUE)
+        return;
+    report->state = STATE_UNFOLLOWED;
+    unfollowed_count++;
+    unfollowed_kinds[last->wait_kind < WAIT_RECORD_KIND_COUNT ? last->wait_kind : 0]++;
 }
 
 static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thread_report *report )
@@ -442,52 +690,22 @@ static void walk_stack( struct target *target, struct thread_report *report )
     CloseHandle( thread );
 }
 
-/* Deadlocks: the cycles found, each once, as the sorted ids of its threads. */
-#define MAX_CYCLES 256
-
-struct cycle
+/* Every process of the snapshot, to name the process of a node. */
+struct process_name
 {
-    DWORD        tids[WCT_MAX_NODE_COUNT];
-    unsigned int count;
+    DWORD pid;
+    WCHAR name[MAX_PATH];
 };
 
-static struct cycle cycles[MAX_CYCLES];
-static unsigned int cycle_count;
-static DWORD deadlocked[MAX_CYCLES * WCT_MAX_NODE_COUNT];
-static unsigned int deadlocked_count, waiting_count;
+static struct process_name *all_processes;
+static DWORD all_process_count;
 
-static int __cdecl compare_tids( const void *a, const void *b )
+static const WCHAR *process_name( DWORD pid )
 {
-    DWORD x = *(const DWORD *)a, y = *(const DWORD *)b;
-    return x < y ? -1 : x > y;
-}
+    DWORD i;
 
-/* records the cycle a chain ends in; is the chain's own thread in it? */
-static BOOL record_cycle( const struct thread_report *report )
-{
-    const WAITCHAIN_NODE_INFO *nodes = report->nodes;
-    DWORD last = nodes[report->count - 1].ThreadObject.ThreadId, i, j;
-    struct cycle cycle = { { 0 } };
-    BOOL member = FALSE;
-
-    for (i = 0; i < report->count - 1; i++)
-        if (nodes[i].ObjectType == WctThreadType && nodes[i].ThreadObject.ThreadId == last) break;
-    for (; i < report->count - 1; i++)
-    {
-        if (nodes[i].ObjectType != WctThreadType) continue;
-        if (nodes[i].ThreadObject.ThreadId == report->tid) member = TRUE;
-        cycle.tids[cycle.count++] = nodes[i].ThreadObject.ThreadId;
-    }
-    qsort( cycle.tids, cycle.count, sizeof(DWORD), compare_tids );
-    for (i = 0; i < cycle_count; i++)
-        if (cycles[i].count == cycle.count && !memcmp( cycles[i].tids, cycle.tids, cycle.count * sizeof(DWORD) ))
-            break;
-    if (i == cycle_count && cycle_count < MAX_CYCLES)
-    {
-        cycles[cycle_count++] = cycle;
-        for (j = 0; j < cycle.count; j++) deadlocked[deadlocked_count++] = cycle.tids[j];
-    }
-    return member;
+    for (i = 0; i < all_process_count; i++) if (all_processes[i].pid == pid) return all_processes[i].name;
+    return NULL;
 }
 
 /* what a thread with nothing after it in its chain waits in, as text and as a JSON id */
@@ -507,103 +725,342 @@ static const WCHAR *wait_kind_text( unsigned int kind, BOOL json )
     return json ? ids[kind] : text[kind];
 }
 
-static void print_node_text( const WAITCHAIN_NODE_INFO *node, const struct wait_detail *detail, DWORD pid )
+/* a blocked thread's own wait, after "blocked" */
+static void print_own_wait( const struct wait_chain_node *node )
 {
-    if (node->ObjectType == WctThreadType)
-    {
-        if (node->ObjectStatus == WctStatusPidOnly || node->ObjectStatus == WctStatusPidOnlyRpcss)
-            print( L"a thread of process %lu", node->ThreadObject.ProcessId );
-        else if (node->ThreadObject.ProcessId == pid)
-            print( L"thread %lu (%ls)", node->ThreadObject.ThreadId, status_name( node->ObjectStatus ) );
-        else
-            print( L"thread %lu of process %lu (%ls)", node->ThreadObject.ThreadId, node->ThreadObject.ProcessId,
-                   status_name( node->ObjectStatus ) );
-    }
-    else if (node->LockObject.ObjectName[0])
-        print( L"%ls \"%ls\" (%ls)", type_name( node->ObjectType ), node->LockObject.ObjectName,
-               status_name( node->ObjectStatus ) );
-    else if (detail->object)
-        print( L"%ls at 0x%I64x (%ls)", type_name( node->ObjectType ), detail->object,
-               status_name( node->ObjectStatus ) );
-    else print( L"%ls (%ls)", type_name( node->ObjectType ), status_name( node->ObjectStatus ) );
+    const WCHAR *kind = wait_kind_text( node->wait_kind, FALSE );
+
+    if (node->wait_kind == WAIT_MESSAGE_QUEUE) print( L" waiting for messages" );
+    else if (node->wait_kind == WAIT_OBJECTS && node->object > 1)
+        print( L" on %I64u objects: %.*ls", node->object, (int)(node->name_len / sizeof(WCHAR)), node->name );
+    else if (node->wait_kind == WAIT_OBJECTS)
+        print( L" on %.*ls", (int)(node->name_len / sizeof(WCHAR)), node->name );
+    else if (!kind) print( L" (on a wait that wait chains do not follow: an event, a semaphore, ...)" );
+    else if (node->wait_kind == WAIT_RECORD_SLEEP) print( L" %ls", kind );
+    else print( L" %ls at 0x%I64x", kind, node->object );
 }
 
-static void print_text( struct target *target, const struct thread_report *report )
+static void print_thread_node( const struct wait_chain_node *node, DWORD pid, BOOL last )
+{
+    const WCHAR *name;
+
+    if (node->status == WctStatusPidOnly || node->status == WctStatusPidOnlyRpcss)
+    {
+        if ((name = process_name( node->pid ))) print( L"a thread of process %lu %ls", node->pid, name );
+        else print( L"a thread of process %lu", node->pid );
+        if (!other_processes) print( L" (not followed: --other-processes follows it)" );
+        return;
+    }
+    if (node->pid == pid) print( L"thread %lu", node->tid );
+    else if ((name = process_name( node->pid ))) print( L"thread %lu of process %lu %ls", node->tid, node->pid, name );
+    else print( L"thread %lu of process %lu", node->tid, node->pid );
+    print( L" (%ls", status_name( node->status ) );
+    if (last && node->pid != pid && !other_processes && node->status == WctStatusBlocked)
+        print( L"; not followed into that process: --other-processes follows it" );
+    /* the end of a chain: what that thread itself waits in */
+    else if (last && node->status == WctStatusBlocked) print_own_wait( node );
+    print( L")" );
+}
+
+static void print_object_node( const struct wait_chain_node *node )
+{
+    if (node->name_len)
+        print( L"%ls \"%.*ls\" (%ls)", type_name( node->type ), (int)(node->name_len / sizeof(WCHAR)), node->name,
+               status_name( node->status ) );
+    else if (node->object)
+        print( L"%ls at 0x%I64x (%ls)", type_name( node->type ), node->object, status_name( node->status ) );
+    else print( L"%ls (%ls)", type_name( node->type ), status_name( node->status ) );
+}
+
+static void print_node_text( const struct wait_chain_node *node, DWORD pid, BOOL last )
+{
+    if (is_thread_node( node )) print_thread_node( node, pid, last );
+    else print_object_node( node );
+}
+
+static void print_stack_text( struct target *target, const struct thread_report *report, const WCHAR *indent )
 {
     WCHAR where[512];
     DWORD i;
 
-    if (!report->ok)
+    for (i = 0; i < report->stack_count; i++)
     {
-        print( L"  thread %lu: no wait chain: %ls\n", report->tid, error_text( report->error ) );
+        describe_address( target, report->stack[i], where, ARRAY_SIZE(where) );
+        print( L"%ls#%02lu %ls\n", indent, i, where );
+    }
+}
+
+/* the first line of a thread after its id: its state */
+static void print_state( const struct thread_report *report )
+{
+    switch (report->state)
+    {
+    case STATE_GONE:  print( L"ended while wctdump looked at it" ); return;
+    case STATE_ERROR: print( L"no wait chain: %ls", error_text( report->error ) ); return;
+    default: break;
+    }
+    print( L"%ls", status_name( report->nodes[0].status ) );
+    if (is_blocked( report ) && report->nodes[0].wait_time) print( L" for %u ms", report->nodes[0].wait_time );
+    if (is_blocked( report ) && report->count == 1) print_own_wait( &report->nodes[0] );
+    /* Windows calls a window not responding after 5 s without its thread
+     * asking for a message that waits */
+    if (report->nodes[0].unanswered_ms >= 5000)
+        print( L"; not responding: a message has waited %u ms", report->nodes[0].unanswered_ms );
+}
+
+/* can two threads be printed as one: the same state, wait and stack? */
+static BOOL same_group( const struct thread_report *a, const struct thread_report *b )
+{
+    if (a->state != b->state || a->state == STATE_DEADLOCK || a->state == STATE_ON_DEADLOCK) return FALSE;
+    if (a->error != b->error || a->count != b->count || a->count > 1) return FALSE;
+    if (a->count && (a->nodes[0].status != b->nodes[0].status || a->nodes[0].wait_kind != b->nodes[0].wait_kind ||
+                     a->nodes[0].object != b->nodes[0].object || a->nodes[0].unanswered_ms || b->nodes[0].unanswered_ms))
+        return FALSE;
+    return a->stack_count == b->stack_count && !memcmp( a->stack, b->stack, a->stack_count * sizeof(a->stack[0]) );
+}
+
+static void print_thread_text( struct process_report *process, struct thread_report *report )
+{
+    DWORD i, n = 1, longest = report->count ? report->nodes[0].wait_time : 0;
+
+    for (i = report - process->threads + 1; i < process->count; i++)
+        if (!process->threads[i].printed && same_group( report, &process->threads[i] )) n++;
+    if (n > 1)
+    {
+        print( L"  %lu threads in the same state with the same stack:", n );
+        for (i = report - process->threads; i < process->count; i++)
+        {
+            struct thread_report *other = &process->threads[i];
+
+            if (other != report && (other->printed || !same_group( report, other ))) continue;
+            other->printed = TRUE;
+            if (other->count) longest = max( longest, other->nodes[0].wait_time );
+            print( L" %lu", other->tid );
+        }
+        print( L"\n    " );
+        if (is_blocked( report ) && longest)
+        {
+            print( L"blocked for up to %lu ms", longest );
+            if (report->count == 1) print_own_wait( &report->nodes[0] );
+        }
+        else print_state( report );
+        print( L"\n" );
+        print_stack_text( &process->target, report, L"    " );
         return;
     }
-    print( L"  thread %lu: %ls", report->tid, status_name( report->nodes[0].ObjectStatus ) );
-    if (is_blocked( report ) && report->nodes[0].ThreadObject.WaitTime)
-        print( L" for %lu ms", report->nodes[0].ThreadObject.WaitTime );
-    if (is_blocked( report ) && report->count == 1)
-    {
-        const WCHAR *kind = wait_kind_text( report->details[0].kind, FALSE );
-
-        if (!kind) print( L" (on a wait that wait chains do not follow)" );
-        else if (report->details[0].kind == WAIT_RECORD_SLEEP) print( L" %ls", kind );
-        else print( L" %ls at 0x%I64x", kind, report->details[0].object );
-    }
-    if (report->member) print( L"  ** DEADLOCK **" );
-    else if (report->cycle) print( L"  (waits on a deadlock)" );
+    report->printed = TRUE;
+    print( L"  thread %lu: ", report->tid );
+    print_state( report );
+    if (report->state == STATE_DEADLOCK) print( L"  ** DEADLOCK %u ** (above)", report->deadlock );
+    else if (report->state == STATE_ON_DEADLOCK) print( L"  (waits on deadlock %u)", report->deadlock );
     print( L"\n" );
-    if (report->count > 1)
+    if (report->count > 1 && report->state != STATE_DEADLOCK)
     {
         print( L"    waits for " );
         for (i = 1; i < report->count; i++)
         {
             if (i > 1) print( L"\n      -> " );
-            print_node_text( &report->nodes[i], &report->details[i], target->pid );
+            print_node_text( &report->nodes[i], process->pid, i == report->count - 1 && !report->cycle );
         }
         if (report->cycle) print( L": a cycle" );
         print( L"\n" );
     }
-    for (i = 0; i < report->stack_count; i++)
+    print_stack_text( &process->target, report, L"    " );
+}
+
+static void print_cycle_text( unsigned int index )
+{
+    const struct cycle *cycle = &cycles[index];
+    const WCHAR *name = process_name( cycle->pid );
+    DWORD i;
+
+    print( L"deadlock %u: %u thread%ls", index + 1, cycle->count, cycle->count == 1 ? L"" : L"s" );
+    for (i = 0; i + 1 < cycle->node_count; i++)
+        if (is_thread_node( &cycle->nodes[i] ) && cycle->nodes[i].pid != cycle->pid) break;
+    if (i + 1 < cycle->node_count) print( L" of several processes\n" );
+    else print( L" of process %lu %ls\n", cycle->pid, name ? name : L"" );
+    for (i = 0; i < cycle->node_count; i++)
     {
-        describe_address( target, report->stack[i], where, ARRAY_SIZE(where) );
-        print( L"    #%02lu %ls\n", i, where );
+        const struct wait_chain_node *node = &cycle->nodes[i];
+
+        if (!is_thread_node( node ))
+        {
+            print( L"    waits for " );
+            print_object_node( node );
+            print( L"\n" );
+        }
+        else if (i == cycle->node_count - 1)
+            print( L"  which is thread %lu again: a cycle\n", node->tid );
+        else
+        {
+            print( L"  %lsthread %lu", i ? L"held by " : L"", node->tid );
+            if (node->pid != cycle->pid)
+            {
+                name = process_name( node->pid );
+                print( L" of process %lu %ls", node->pid, name ? name : L"" );
+            }
+            if (node->wait_time) print( L", blocked for %lu ms", node->wait_time );
+            print( L"\n" );
+        }
     }
 }
 
-static void print_json( struct target *target, const struct thread_report *report, BOOL first )
+static const WCHAR *kind_phrase( unsigned int kind )
+{
+    switch (kind)
+    {
+    case WAIT_RECORD_SRW_EXCLUSIVE:
+    case WAIT_RECORD_SRW_SHARED: return L"an SRW lock (std::mutex of MSVC's STL)";
+    case WAIT_RECORD_CONDITION_VARIABLE: return L"a condition variable";
+    case WAIT_RECORD_ADDRESS: return L"WaitOnAddress";
+    case WAIT_RECORD_CRITICAL_SECTION: return L"a critical section nobody owns";
+    default: return L"an event, a semaphore or another object without an owner";
+    }
+}
+
+static int verdict(void)
+{
+    if (cycle_count) return EXIT_DEADLOCK;
+    if (unfollowed_count || other_process_count) return EXIT_UNFOLLOWED;
+    return EXIT_CLEAN;
+}
+
+static void print_summary_text( const struct process_report *processes, DWORD count )
+{
+    unsigned int i, first = 1;
+    DWORD threads = 0;
+
+    for (i = 0; i < count; i++) threads += processes[i].count;
+    if (cycle_count)
+    {
+        print( L"%u deadlock%ls involving %u thread%ls", cycle_count, cycle_count == 1 ? L"" : L"s",
+               deadlocked_count, deadlocked_count == 1 ? L"" : L"s" );
+        if (waiting_count)
+            print( L"; %u more thread%ls wait%ls on %ls", waiting_count, waiting_count == 1 ? L"" : L"s",
+                   waiting_count == 1 ? L"s" : L"", cycle_count == 1 ? L"it" : L"them" );
+    }
+    else if (verdict() == EXIT_CLEAN) print( L"no deadlock" );
+    else print( L"no deadlock found, but not every chain could be followed" );
+    print( L"\n" );
+    if (unfollowed_count)
+    {
+        print( L"%u blocked thread%ls wait%ls on something whose owner cannot be followed (",
+               unfollowed_count, unfollowed_count == 1 ? L"" : L"s", unfollowed_count == 1 ? L"s" : L"" );
+        for (i = 0; i < WAIT_RECORD_KIND_COUNT; i++)
+        {
+            if (!unfollowed_kinds[i] || i == WAIT_RECORD_SRW_SHARED) continue;
+            if (i == WAIT_RECORD_SRW_EXCLUSIVE) unfollowed_kinds[i] += unfollowed_kinds[WAIT_RECORD_SRW_SHARED];
+            print( L"%ls%u on %ls", first ? L"" : L", ", unfollowed_kinds[i], kind_phrase( i ) );
+            first = 0;
+        }
+        print( L"): a deadlock through them would not show\n" );
+    }
+    if (other_process_count)
+        print( L"%u blocked thread%ls wait%ls on another process, not followed (--other-processes follows)\n",
+               other_process_count, other_process_count == 1 ? L"" : L"s", other_process_count == 1 ? L"s" : L"" );
+    if (not_responding_count)
+        print( L"%u thread%ls not responding: messages have waited for %ls 5 s or more\n", not_responding_count,
+               not_responding_count == 1 ? L" is" : L"s are", not_responding_count == 1 ? L"it" : L"them" );
+    if (gone_count)
+        print( L"%u thread%ls ended while wctdump looked at %ls\n", gone_count, gone_count == 1 ? L"" : L"s",
+               gone_count == 1 ? L"it" : L"them" );
+    if (error_count)
+        print( L"%u thread%ls gave no wait chain (below)\n", error_count, error_count == 1 ? L"" : L"s" );
+    print( L"%lu thread%ls of %lu process%ls:", threads, threads == 1 ? L"" : L"s", count, count == 1 ? L"" : L"es" );
+    for (i = 0; i < count; i++) print( L" %lu %ls", processes[i].pid, processes[i].name );
+    print( L"\n" );
+}
+
+static void print_report_text( struct process_report *processes, DWORD count )
+{
+    unsigned int i, j;
+
+    print_summary_text( processes, count );
+    for (i = 0; i < cycle_count; i++)
+    {
+        print( L"\n" );
+        print_cycle_text( i );
+    }
+    for (i = 0; i < count; i++)
+    {
+        struct process_report *process = &processes[i];
+
+        print( L"\nprocess %lu %ls", process->pid, process->name );
+        if (process->unix_pid) print( L" (Linux pid %d)", process->unix_pid );
+        print( L"\n" );
+        if (!process->readable)
+            print( L"  (no call stacks: cannot read the process: %ls)\n", error_text( process->read_error ) );
+        for (j = 0; j < process->count; j++)
+            if (!process->threads[j].printed) print_thread_text( process, &process->threads[j] );
+    }
+}
+
+static const WCHAR *state_id( enum thread_state state )
+{
+    static const WCHAR * const ids[] =
+    {
+        L"fine", L"deadlock", L"waits_on_deadlock", L"unfollowed", L"other_process", L"gone", L"error"
+    };
+    return ids[state];
+}
+
+static void print_thread_json( struct target *target, const struct thread_report *report, BOOL first )
 {
     WCHAR where[512];
     DWORD i;
 
-    print( L"%ls\n      {\"tid\": %lu", first ? L"" : L",", report->tid );
-    if (!report->ok)
+    print( L"%ls\n      {\"tid\": %lu, \"state\": \"%ls\"", first ? L"" : L",", report->tid,
+           state_id( report->state ) );
+    if (report->state == STATE_GONE || report->state == STATE_ERROR)
     {
         print( L", \"error\": %lu, \"message\": ", report->error );
-        print_json_string( error_text( report->error ) );
+        print_json_string( report->state == STATE_GONE ? L"the thread ended while wctdump looked at it"
+                                                       : error_text( report->error ) );
         print( L"}" );
         return;
     }
-    print( L", \"status\": \"%ls\", \"wait_time_ms\": %lu, \"context_switches\": %lu, \"deadlock\": %ls,"
-           L" \"waits_on_deadlock\": %ls,\n",
-           status_name( report->nodes[0].ObjectStatus ), report->nodes[0].ThreadObject.WaitTime,
-           report->nodes[0].ThreadObject.ContextSwitches, report->member ? L"true" : L"false",
-           report->cycle && !report->member ? L"true" : L"false" );
-    print( L"       \"chain\": [" );
+    print( L", \"status\": \"%ls\", \"wait_time_ms\": %u, \"context_switches\": %u, \"deadlock\": %ls,"
+           L" \"waits_on_deadlock\": %ls",
+           status_name( report->nodes[0].status ), report->nodes[0].wait_time,
+           report->nodes[0].context_switches, report->state == STATE_DEADLOCK ? L"true" : L"false",
+           report->state == STATE_ON_DEADLOCK ? L"true" : L"false" );
+    if (report->deadlock) print( L", \"deadlock_id\": %u", report->deadlock );
+    if (report->nodes[0].unanswered_ms) print( L", \"unanswered_ms\": %u", report->nodes[0].unanswered_ms );
+    print( L",\n       \"chain\": [" );
     for (i = 0; i < report->count; i++)
     {
-        const WAITCHAIN_NODE_INFO *node = &report->nodes[i];
+        const struct wait_chain_node *node = &report->nodes[i];
+        WCHAR name[ARRAY_SIZE(node->name) + 1];
+
         print( L"%ls{\"type\": \"%ls\", \"status\": \"%ls\"", i ? L", " : L"",
-               type_name( node->ObjectType ), status_name( node->ObjectStatus ) );
-        if (node->ObjectType == WctThreadType)
-            print( L", \"pid\": %lu, \"tid\": %lu", node->ThreadObject.ProcessId, node->ThreadObject.ThreadId );
+               type_name( node->type ), status_name( node->status ) );
+        if (is_thread_node( node ))
+        {
+            print( L", \"pid\": %u, \"tid\": %u", node->pid, node->tid );
+            if (node->pid && process_name( node->pid ))
+            {
+                print( L", \"process_name\": " );
+                print_json_string( process_name( node->pid ) );
+            }
+        }
         else
         {
+            memcpy( name, node->name, node->name_len );
+            name[node->name_len / sizeof(WCHAR)] = 0;
             print( L", \"name\": " );
-            print_json_string( node->LockObject.ObjectName );
+            print_json_string( name );
         }
-        if (wait_kind_text( report->details[i].kind, TRUE ))
-            print( L", \"wait\": \"%ls\"", wait_kind_text( report->details[i].kind, TRUE ) );
-        if (report->details[i].object) print( L", \"address\": \"0x%I64x\"", report->details[i].object );
+        if (wait_kind_text( node->wait_kind, TRUE ))
+            print( L", \"wait\": \"%ls\"", wait_kind_text( node->wait_kind, TRUE ) );
+        else if (node->wait_kind == WAIT_MESSAGE_QUEUE) print( L", \"wait\": \"messages\"" );
+        if (node->wait_kind == WAIT_OBJECTS && is_thread_node( node ))
+        {
+            memcpy( name, node->name, node->name_len );
+            name[node->name_len / sizeof(WCHAR)] = 0;
+            print( L", \"wait\": \"objects\", \"objects\": " );
+            print_json_string( name );
+        }
+        if (node->object && node->wait_kind != WAIT_OBJECTS) print( L", \"address\": \"0x%I64x\"", node->object );
         print( L"}" );
     }
     print( L"],\n       \"stack\": [" );
@@ -617,118 +1074,270 @@ static void print_json( struct target *target, const struct thread_report *repor
     print( L"]}" );
 }
 
-static void get_details( struct thread_report *report, DWORD flags )
+static void print_report_json( struct process_report *processes, DWORD count )
 {
-    struct wait_chain_node layer[WCT_MAX_NODE_COUNT];
-    ULONG i, total = 0;
-    BOOL cycle;
+    static const WCHAR * const verdicts[] = { L"no_deadlock", L"deadlock", NULL, NULL, NULL, L"unfollowed" };
+    unsigned int i, j;
 
-    memset( report->details, 0, sizeof(report->details) );
-    if (!p__wine_get_wait_chain || !report->count) return;
-    if (p__wine_get_wait_chain( report->tid, flags, layer, ARRAY_SIZE(layer), &total, &cycle )) return;
-    if (min( total, WCT_MAX_NODE_COUNT ) < report->count) return;
-    for (i = 0; i < report->count; i++)
+    print( L"{\"schema_version\": %u,\n  \"verdict\": \"%ls\", \"exit_status\": %d,\n  \"processes\": [",
+           WCTDUMP_JSON_SCHEMA, verdicts[verdict()], verdict() );
+    for (i = 0; i < count; i++)
     {
-        if (layer[i].type != report->nodes[i].ObjectType || layer[i].status != report->nodes[i].ObjectStatus) return;
-        if (layer[i].type == WctThreadType && layer[i].tid != report->nodes[i].ThreadObject.ThreadId) return;
+        print( L"%ls\n    {\"pid\": %lu, \"name\": ", i ? L"," : L"", processes[i].pid );
+        print_json_string( processes[i].name );
+        if (processes[i].unix_pid) print( L", \"unix_pid\": %d", processes[i].unix_pid );
+        print( L", \"threads\": [" );
+        for (j = 0; j < processes[i].count; j++)
+            print_thread_json( &processes[i].target, &processes[i].threads[j], !j );
+        print( L"]}" );
     }
-    for (i = 0; i < report->count; i++)
+    print( L"\n  ],\n  \"deadlock_cycles\": [" );
+    for (i = 0; i < cycle_count; i++)
     {
-        report->details[i].kind = layer[i].wait_kind;
-        report->details[i].object = layer[i].object;
+        print( L"%ls\n    {\"id\": %u, \"threads\": [", i ? L"," : L"", i + 1 );
+        for (j = 0; j + 1 < cycles[i].node_count; j++)
+        {
+            if (!is_thread_node( &cycles[i].nodes[j] )) continue;
+            print( L"%ls{\"pid\": %u, \"tid\": %u}", j ? L", " : L"", cycles[i].nodes[j].pid, cycles[i].nodes[j].tid );
+        }
+        print( L"]}" );
     }
+    print( L"%ls],\n  \"deadlocks\": %u,\n  \"deadlocked_threads\": %u,\n  \"threads_waiting_on_deadlocks\": %u,\n"
+           L"  \"unfollowed_threads\": %u,\n  \"other_process_threads\": %u,\n  \"threads_gone\": %u,\n"
+           L"  \"not_responding_threads\": %u\n}\n",
+           cycle_count ? L"\n  " : L"", cycle_count, deadlocked_count, waiting_count, unfollowed_count,
+           other_process_count, gone_count, not_responding_count );
 }
 
-static void get_chain( struct thread_report *report )
-{
-    report->count = WCT_MAX_NODE_COUNT;
-    report->ok = pGetThreadWaitChain( session, 0, WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG, report->tid,
-                                      &report->count, report->nodes, &report->cycle );
-    if (!report->ok)
-    {
-        report->error = GetLastError();
-        /* a chain too long still tells who waits for what */
-        if (report->error == ERROR_MORE_DATA || report->error == ERROR_TOO_MANY_THREADS) report->ok = TRUE;
-    }
-    if (!report->ok) report->count = 0;
-    get_details( report, WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG );
-    report->cycle = report->ok && report->cycle && report->count >= 2;
-    if (report->cycle && (report->member = record_cycle( report ))) return;
-    if (report->cycle) waiting_count++;
-}
-
-static void dump_process( DWORD pid, const WCHAR *exe, BOOL first )
+/* Collects the report of one process: each thread's chain first (it costs
+ * the thread nothing), then the stacks (walking one suspends it). */
+static void collect_process( struct process_report *process )
 {
     THREADENTRY32 entry = { sizeof(entry) };
-    struct thread_report report;
-    struct target target;
+    DWORD flags = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG, i, size = 16;
     HANDLE snapshot;
-    BOOL first_thread = TRUE, readable;
 
-    readable = open_target( &target, pid );
-    if (json)
-    {
-        print( L"%ls\n    {\"pid\": %lu, \"name\": ", first ? L"" : L",", pid );
-        print_json_string( exe );
-        print( L", \"threads\": [" );
-    }
-    else
-    {
-        print( L"process %lu %ls\n", pid, exe );
-        if (!readable) print( L"  (no call stacks: cannot read the process: %ls)\n", error_text( GetLastError() ) );
-    }
-
+    if (!(process->readable = open_target( &process->target, process->pid )))
+        process->read_error = GetLastError();
+    process->threads = malloc( size * sizeof(*process->threads) );
     snapshot = CreateToolhelp32Snapshot( TH32CS_SNAPTHREAD, 0 );
-    if (Thread32First( snapshot, &entry ))
+    if (process->threads && Thread32First( snapshot, &entry ))
     {
         do
         {
-            if (entry.th32OwnerProcessID != pid) continue;
-            memset( &report, 0, sizeof(report) );
-            report.tid = entry.th32ThreadID;
-            get_chain( &report );
-            if (readable && (is_blocked( &report ) || all_stacks)) walk_stack( &target, &report );
-            if (json) print_json( &target, &report, first_thread );
-            else print_text( &target, &report );
-            first_thread = FALSE;
+            struct thread_report *report;
+
+            if (entry.th32OwnerProcessID != process->pid) continue;
+            if (process->count == size)
+            {
+                void *bigger = realloc( process->threads, 2 * size * sizeof(*process->threads) );
+                if (!bigger) break;
+                process->threads = bigger;
+                size *= 2;
+            }
+            report = &process->threads[process->count++];
+            memset( report, 0, sizeof(*report) );
+            report->tid = entry.th32ThreadID;
+            get_chain( report, flags );
         } while (Thread32Next( snapshot, &entry ));
     }
     CloseHandle( snapshot );
-    if (json) print( L"]}" );
-    close_target( &target );
+    for (i = 0; i < process->count; i++)
+    {
+        classify( &process->threads[i], process->pid );
+        if (process->readable && (is_blocked( &process->threads[i] ) || all_stacks))
+            walk_stack( &process->target, &process->threads[i] );
+    }
 }
 
-/* A process id as wctdump prints it: decimal digits, no leading zero, so
- * that 0070 (octal to some tools, decimal to others) is never guessed at. */
-static BOOL parse_pid( const WCHAR *arg, DWORD *pid )
+/*
+ * Finding the processes. Wine's own processes are left out unless asked
+ * for: they are not the user's program, and they wait forever by design.
+ */
+static BOOL is_wine_process( const PROCESSENTRY32W *entry, DWORD parent )
+{
+    static const WCHAR * const names[] =
+    {
+        L"services.exe", L"winedevice.exe", L"plugplay.exe", L"svchost.exe", L"rpcss.exe", L"explorer.exe",
+        L"conhost.exe", L"wineboot.exe", L"winemenubuilder.exe",
+    };
+    unsigned int i;
+
+    /* the start.exe that runs wctdump (wine's way of starting a program) */
+    if (entry->th32ProcessID == parent && !wcsicmp( entry->szExeFile, L"start.exe" )) return TRUE;
+    for (i = 0; i < ARRAY_SIZE(names); i++) if (!wcsicmp( entry->szExeFile, names[i] )) return TRUE;
+    return FALSE;
+}
+
+/* Linux pids of Wine's processes, from the wineserver's process list
+ * (Wine only: on Windows there are none). */
+struct unix_pid
+{
+    DWORD pid;
+    int   unix_pid;
+};
+
+static struct unix_pid *unix_pids;
+static DWORD unix_pid_count;
+
+static void get_unix_pids(void)
+{
+    struct __server_request_info req;
+    struct list_processes_reply *reply = &req.u.reply.list_processes_reply;
+    const struct process_info *info;
+    data_size_t size = 65536, pos;
+    unsigned int status, i;
+    char *buffer = NULL;
+
+    if (!p_wine_server_call) return;
+    for (i = 0; i < 8; i++)
+    {
+        free( buffer );
+        if (!(buffer = malloc( size ))) return;
+        memset( &req, 0, sizeof(req) );
+        req.u.req.request_header.req = REQ_list_processes;
+        wine_server_set_reply( &req, buffer, size );
+        status = p_wine_server_call( &req );
+        if (status != STATUS_INFO_LENGTH_MISMATCH) break;
+        size = max( size * 2, reply->info_size );
+    }
+    if (status || !(unix_pids = calloc( reply->process_count, sizeof(*unix_pids) )))
+    {
+        free( buffer );
+        return;
+    }
+    /* each process_info is followed by its name and its threads, 8-aligned */
+    for (i = 0, pos = 0; i < reply->process_count; i++)
+    {
+        pos = (pos + 7) & ~7;
+        if (pos + sizeof(*info) > reply->info_size) break;
+        info = (const struct process_info *)(buffer + pos);
+        pos += sizeof(*info) + info->name_len;
+        pos = (pos + 7) & ~7;
+        pos += info->thread_count * sizeof(struct thread_info);
+        unix_pids[unix_pid_count].pid = info->pid;
+        unix_pids[unix_pid_count++].unix_pid = info->unix_pid;
+    }
+    free( buffer );
+}
+
+static int unix_pid_of( DWORD pid )
+{
+    DWORD i;
+
+    for (i = 0; i < unix_pid_count; i++) if (unix_pids[i].pid == pid) return unix_pids[i].unix_pid;
+    return 0;
+}
+
+/* a process argument as given, and what it found */
+struct wanted
+{
+    const WCHAR *arg;
+    DWORD        pid;        /* a number: the Windows id it names */
+    BOOL         number;
+    BOOL         found;
+};
+
+/*
+ * A process argument: a decimal Windows id as wctdump prints it (32), Wine's
+ * hex forms (0x20, and 00000020 as winedbg writes it), a Linux pid, or an
+ * executable's name. A decimal number with a leading zero other than
+ * winedbg's eight digits (0070) is refused: some tools read it as octal.
+ */
+static BOOL parse_process( const WCHAR *arg, struct wanted *wanted )
 {
     ULONGLONG value = 0;
-    const WCHAR *p;
+    const WCHAR *p = arg;
+    BOOL hex = FALSE, digits = TRUE;
 
-    for (p = arg; *p; p++)
+    wanted->arg = arg;
+    if (!arg[0])
     {
-        if (*p < '0' || *p > '9' || (value = value * 10 + *p - '0') > MAXDWORD)
+        error( L"an empty process argument\n" );
+        return FALSE;
+    }
+    if (arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X'))
+    {
+        hex = TRUE;
+        p += 2;
+        if (!*p) digits = FALSE;
+    }
+    else if (wcslen( arg ) == 8 && arg[0] == '0') hex = TRUE;
+    for (; *p && digits; p++)
+    {
+        if (*p >= '0' && *p <= '9') value = value * (hex ? 16 : 10) + *p - '0';
+        else if (hex && ((*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F')))
+            value = value * 16 + (*p | 0x20) - 'a' + 10;
+        else digits = FALSE;
+        if (value > MAXDWORD)
         {
-            error( L"%ls: not a process id (process ids are decimal numbers)\n", arg );
+            error( L"%ls: not a process id (too large)\n", arg );
             return FALSE;
         }
     }
-    if (p == arg) error( L"an empty process id\n" );
-    else if (arg[0] == '0' && arg[1])
-        error( L"%ls: ambiguous process id: ids are decimal, without leading zeros (%I64u?)\n", arg, value );
-    else
+    if (!digits)
     {
-        *pid = value;
-        return TRUE;
+        if (hex)
+        {
+            error( L"%ls: not a process id (0x is followed by hexadecimal digits)\n", arg );
+            return FALSE;
+        }
+        return TRUE;   /* a name */
     }
-    return FALSE;
+    if (!hex && arg[0] == '0' && arg[1])
+    {
+        error( L"%ls: ambiguous process id: ids are decimal without leading zeros (%I64u), or hexadecimal"
+               L" as 0x%I64x or with eight digits as winedbg writes them\n", arg, value, value );
+        return FALSE;
+    }
+    wanted->number = TRUE;
+    wanted->pid = value;
+    return TRUE;
+}
+
+/* does the name (hang.exe or hang) name this executable? */
+static BOOL name_matches( const WCHAR *name, const WCHAR *exe )
+{
+    size_t len = wcslen( name );
+
+    if (!wcsicmp( name, exe )) return TRUE;
+    return !wcsnicmp( name, exe, len ) && !wcsicmp( exe + len, L".exe" );
+}
+
+/* Resolves the numbers: a Windows id wins when it exists; else the Linux
+ * pid of a Wine process. One that is both, for different processes, is refused. */
+static BOOL resolve_numbers( struct wanted *wanted, DWORD count )
+{
+    DWORD i, j, by_unix;
+    BOOL windows;
+
+    for (i = 0; i < count; i++)
+    {
+        if (!wanted[i].number) continue;
+        windows = FALSE;
+        by_unix = 0;
+        for (j = 0; j < all_process_count; j++)
+            if (all_processes[j].pid == wanted[i].pid) windows = TRUE;
+        for (j = 0; j < unix_pid_count; j++)
+            if (unix_pids[j].unix_pid == (int)wanted[i].pid) by_unix = unix_pids[j].pid;
+        if (windows && by_unix && by_unix != wanted[i].pid)
+        {
+            error( L"%ls is both the Windows id of %ls and the Linux pid of %ls (Windows id %lu):"
+                   L" give 0x%lx for the first, %lu for the second\n", wanted[i].arg,
+                   process_name( wanted[i].pid ), process_name( by_unix ), by_unix, wanted[i].pid, by_unix );
+            return FALSE;
+        }
+        if (!windows && by_unix) wanted[i].pid = by_unix;
+    }
+    return TRUE;
 }
 
 static BOOL load_functions(void)
 {
-    HMODULE advapi32 = LoadLibraryW( L"advapi32.dll" );
+    HMODULE advapi32 = LoadLibraryW( L"advapi32.dll" ), ntdll = GetModuleHandleW( L"ntdll.dll" );
 
-    p__wine_get_wait_chain = (void *)GetProcAddress( GetModuleHandleW( L"ntdll.dll" ), "__wine_get_wait_chain" );
+    p__wine_get_wait_chain = (void *)GetProcAddress( ntdll, "__wine_get_wait_chain" );
+    p_wine_server_call = (void *)GetProcAddress( ntdll, "wine_server_call" );
     pOpenThreadWaitChainSession = (void *)GetProcAddress( advapi32, "OpenThreadWaitChainSession" );
     pGetThreadWaitChain = (void *)GetProcAddress( advapi32, "GetThreadWaitChain" );
     pCloseThreadWaitChainSession = (void *)GetProcAddress( advapi32, "CloseThreadWaitChainSession" );
@@ -737,87 +1346,150 @@ static BOOL load_functions(void)
     return pOpenThreadWaitChainSession && pGetThreadWaitChain && pCloseThreadWaitChainSession;
 }
 
+static void print_list( const DWORD *pids, DWORD count )
+{
+    DWORD i, j, threads;
+    HANDLE snapshot = CreateToolhelp32Snapshot( TH32CS_SNAPTHREAD, 0 );
+    THREADENTRY32 entry = { sizeof(entry) };
+    int unix_pid;
+
+    for (i = 0; i < count; i++)
+    {
+        threads = 0;
+        if (Thread32First( snapshot, &entry ))
+            do if (entry.th32OwnerProcessID == pids[i]) threads++; while (Thread32Next( snapshot, &entry ));
+        for (j = 0; j < all_process_count; j++) if (all_processes[j].pid == pids[i]) break;
+        print( L"%8lu  %-24ls %3lu thread%ls", pids[i], all_processes[j].name, threads, threads == 1 ? L" " : L"s" );
+        if ((unix_pid = unix_pid_of( pids[i] ))) print( L"  Linux pid %d", unix_pid );
+        print( L"\n" );
+    }
+    CloseHandle( snapshot );
+}
+
 int __cdecl wmain( int argc, WCHAR *argv[] )
 {
     PROCESSENTRY32W entry = { sizeof(entry) };
-    DWORD pids[256], found[256], npids = 0, i, j;
+    struct wanted *wanted;
+    struct process_report *processes;
+    DWORD nwanted = 0, nprocesses = 0, i, j, parent = 0, *chosen, nchosen = 0, skipped = 0;
     HANDLE snapshot;
-    int count = 0, status = 0;
+    int status = 0;
 
     for (i = 1; i < argc; i++)
         if (!wcscmp( argv[i], L"--json" )) json = TRUE;
     init_output( &out, STD_OUTPUT_HANDLE );
     init_output( &err, STD_ERROR_HANDLE );
 
+    if (!(wanted = calloc( argc, sizeof(*wanted) ))) return EXIT_ERROR;
     for (i = 1; i < argc; i++)
     {
         if (!wcscmp( argv[i], L"--json" )) continue;
         if (!wcscmp( argv[i], L"--all" )) all_stacks = TRUE;
+        else if (!wcscmp( argv[i], L"--raw" )) raw_names = TRUE;
+        else if (!wcscmp( argv[i], L"--wine" )) with_wine = TRUE;
+        else if (!wcscmp( argv[i], L"--other-processes" )) other_processes = TRUE;
+        else if (!wcscmp( argv[i], L"--list" )) list_only = TRUE;
         else if (!wcscmp( argv[i], L"--help" ) || !wcscmp( argv[i], L"-h" ) || !wcscmp( argv[i], L"/?" ))
         {
             print_to( &out, L"%ls", usage );
-            return 0;
+            return EXIT_CLEAN;
         }
         else if (argv[i][0] == '-' || argv[i][0] == '/')
         {
             error( L"unknown option %ls (wctdump --help lists them)\n", argv[i] );
-            return 2;
+            return EXIT_ERROR;
         }
-        else if (npids == ARRAY_SIZE(pids))
-        {
-            error( L"too many process ids (at most %u)\n", (unsigned int)ARRAY_SIZE(pids) );
-            return 2;
-        }
-        else if (!parse_pid( argv[i], &pids[npids] )) return 2;
-        else found[npids++] = 0;
+        else if (!parse_process( argv[i], &wanted[nwanted++] )) return EXIT_ERROR;
     }
     if (!load_functions())
     {
-        error( L"this system has no Wait Chain Traversal (stock Wine 8.0 has none: run wctdump on the layer,"
+        error( L"this system has no Wait Chain Traversal (stock Wine has none: run wctdump on the layer,"
                L" wine-layer wctdump)\n" );
-        return 2;
+        return EXIT_ERROR;
     }
     if (!(session = pOpenThreadWaitChainSession( 0, NULL )))
     {
         error( L"cannot open a wait chain session: %ls\n", error_text( GetLastError() ) );
-        return 2;
+        return EXIT_ERROR;
     }
-    if (json) print( L"{\"schema_version\": %u,\n  \"processes\": [", WCTDUMP_JSON_SCHEMA );
 
+    /* every process, once: names for the nodes, and the ones to report */
     snapshot = CreateToolhelp32Snapshot( TH32CS_SNAPPROCESS, 0 );
+    for (i = 0, j = Process32FirstW( snapshot, &entry ); j; j = Process32NextW( snapshot, &entry )) i++;
+    all_processes = calloc( i + 1, sizeof(*all_processes) );
+    chosen = calloc( i + 1, sizeof(*chosen) );
+    processes = calloc( i + 1, sizeof(*processes) );
+    if (!all_processes || !chosen || !processes) return EXIT_ERROR;
     if (Process32FirstW( snapshot, &entry ))
     {
         do
         {
-            BOOL wanted = !npids;
-            for (j = 0; j < npids; j++)
-                if (pids[j] == entry.th32ProcessID) wanted = found[j] = TRUE;
-            if (!wanted || entry.th32ProcessID == GetCurrentProcessId()) continue;
-            dump_process( entry.th32ProcessID, entry.szExeFile, !count++ );
+            if (all_process_count > i) break;
+            if (entry.th32ProcessID == GetCurrentProcessId()) parent = entry.th32ParentProcessID;
+            all_processes[all_process_count].pid = entry.th32ProcessID;
+            wcscpy( all_processes[all_process_count++].name, entry.szExeFile );
+        } while (Process32NextW( snapshot, &entry ));
+    }
+    get_unix_pids();
+    if (!resolve_numbers( wanted, nwanted )) return EXIT_ERROR;
+
+    if (Process32FirstW( snapshot, &entry ))
+    {
+        do
+        {
+            BOOL want = !nwanted;
+
+            if (entry.th32ProcessID == GetCurrentProcessId()) continue;
+            for (j = 0; j < nwanted; j++)
+            {
+                if (wanted[j].number ? wanted[j].pid == entry.th32ProcessID
+                                     : name_matches( wanted[j].arg, entry.szExeFile ))
+                    want = wanted[j].found = TRUE;
+            }
+            if (!nwanted && !with_wine && is_wine_process( &entry, parent ))
+            {
+                skipped++;
+                continue;
+            }
+            if (want && nchosen <= i) chosen[nchosen++] = entry.th32ProcessID;
         } while (Process32NextW( snapshot, &entry ));
     }
     CloseHandle( snapshot );
+
+    /* a process asked for that is not there: no verdict, no report */
+    for (j = 0; j < nwanted; j++)
+    {
+        if (wanted[j].found) continue;
+        if (wanted[j].number) error( L"no such process %ls\n", wanted[j].arg );
+        else error( L"no process named %ls\n", wanted[j].arg );
+        status = EXIT_NO_SUCH_PROCESS;
+    }
+    if (status) return status;
+    if (!nchosen)
+    {
+        error( L"no program runs in this prefix%ls (is WINEPREFIX the prefix of the program?)\n",
+               skipped ? L", only Wine's own processes (--wine shows them)" : L"" );
+        return EXIT_NO_PROGRAM;
+    }
+    if (list_only)
+    {
+        print_list( chosen, nchosen );
+        return EXIT_CLEAN;
+    }
+
+    for (j = 0; j < nchosen; j++)
+    {
+        struct process_report *process = &processes[nprocesses++];
+
+        process->pid = chosen[j];
+        process->unix_pid = unix_pid_of( chosen[j] );
+        wcscpy( process->name, process_name( chosen[j] ) );
+        collect_process( process );
+    }
     pCloseThreadWaitChainSession( session );
 
-    if (json)
-        print( L"\n  ],\n  \"deadlocks\": %u,\n  \"deadlocked_threads\": %u,\n  \"threads_waiting_on_deadlocks\": %u\n}\n",
-               cycle_count, deadlocked_count, waiting_count );
-    else
-    {
-        if (!cycle_count) print( L"no deadlock" );
-        else print( L"%u deadlock%ls involving %u thread%ls", cycle_count, cycle_count == 1 ? L"" : L"s",
-                    deadlocked_count, deadlocked_count == 1 ? L"" : L"s" );
-        if (waiting_count)
-            print( L"; %u more thread%ls wait%ls on %ls", waiting_count, waiting_count == 1 ? L"" : L"s",
-                   waiting_count == 1 ? L"s" : L"", cycle_count == 1 ? L"it" : L"them" );
-        print( L"\n" );
-    }
-    for (j = 0; j < npids; j++)
-        if (!found[j])
-        {
-            error( L"no such process %lu\n", pids[j] );
-            status = 2;
-        }
-    if (status) return status;
-    return cycle_count ? 1 : 0;
+    if (json) print_report_json( processes, nprocesses );
+    else print_report_text( processes, nprocesses );
+    for (j = 0; j < nprocesses; j++) close_target( &processes[j].target );
+    return verdict();
 }

@@ -57,11 +57,12 @@ static void test_return_address(void)
 
     for (i = 0; i < ARRAYSIZE(frames); i++) frames[i] = FILL;
     corrupt_return( bad );
-    /* the bad address is the caller's return address as far as anyone can
-     * tell; with no unwind data there the walk must end (Windows might treat
-     * it as a leaf: unknown) */
-    ok( frame_count == 2 || broken( frame_count > 2 ), "unmapped return address: %u frames\n", frame_count );
-    ok( frames[1] == bad, "frame 1 %p, expected %p\n", frames[1], bad );
+    /* the bad address is the caller's return address as far as the unwind
+     * data tells, but it is no code: the walk ends without it, as it does at
+     * any return address without unwind data that is not executable memory
+     * (Windows reports it, and might treat it as a leaf: unknown) */
+    ok( frame_count == 1 || broken( frame_count >= 2 ), "unmapped return address: %u frames\n", frame_count );
+    ok( frames[1] == FILL || broken( frames[1] == bad ), "frame 1 %p written\n", frames[1] );
 }
 
 /* the caller's saved frame pointer, overwritten in the callee's frame */

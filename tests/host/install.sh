@@ -45,6 +45,10 @@ root="$scratch/destdir/opt/wine-layer"
     [ -f "$root/lib/wine-layer/programs/wctdump/x86_64-windows/wctdump.exe" ] ||
     { echo "make install did not install under DESTDIR/prefix:"; find "$scratch/destdir" | head -20; exit 1; }
 try "$root/bin/wine-layer" "$root/lib/wine-layer"
+for page in wine-layer wctdump; do
+    [ -f "$root/share/man/man1/$page.1" ] && man -l "$root/share/man/man1/$page.1" 2>&1 | grep -q "^NAME" &&
+        echo "make install: $page(1) installed and readable" || { echo "make install: no $page(1)"; fail=1; }
+done
 make -s -C "$TOP" uninstall DESTDIR="$scratch/destdir" prefix=/opt/wine-layer >>"$scratch/install.log" 2>&1
 left=$(find "$scratch/destdir" -type f | wc -l)
 [ "$left" = 0 ] && echo "make uninstall removed it" || { echo "make uninstall left $left files"; fail=1; }
@@ -60,6 +64,19 @@ case "$depends" in
 esac
 dpkg-deb -x "$deb" "$scratch/debroot"
 try "$scratch/debroot/usr/bin/wine-layer" "$scratch/debroot/usr/lib/wine-layer"
+for page in wine-layer wctdump; do
+    [ -f "$scratch/debroot/usr/share/man/man1/$page.1.gz" ] &&
+        man -l "$scratch/debroot/usr/share/man/man1/$page.1.gz" 2>&1 | grep -q "^NAME" &&
+        echo "the package: $page(1) compressed and readable" || { echo "the package: no $page(1).gz"; fail=1; }
+done
+copyright="$scratch/debroot/usr/share/doc/wine-layer/copyright"
+grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/$' "$copyright" &&
+    grep -q '^License: LGPL-2.1+$' "$copyright" && echo "the package: a copyright file (DEP-5, LGPL-2.1+)" ||
+    { echo "the package: no copyright file"; fail=1; }
+case "$(dpkg-deb -f "$deb" Homepage)" in
+    *winehq*) echo "the package names Wine's homepage as its own"; fail=1 ;;
+    *) echo "the package does not name Wine's homepage as its own" ;;
+esac
 listing=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | grep -c '^./usr/lib/wine-layer/.*[^/]$')
 [ "$listing" -gt 10 ] && echo "the package holds $listing files of the layer" || { echo "the package holds $listing files"; fail=1; }
 rm -rf "$scratch/debroot"

@@ -55,7 +55,7 @@ assert "4 deadlocks involving 8 threads" in text, text[-300:]
 for base in ["hang-g", "hang-dwarf4", "hang-O1", "hang é"]:
     proc = [p for p in report["processes"] if p["name"] == base + ".exe"]
     assert len(proc) == 1, [p["name"] for p in report["processes"]]
-    assert re.search(r"^process %d %s\.exe$" % (proc[0]["pid"], re.escape(base)), text, re.M), text[:300]
+    assert re.search(r"^process %d %s\.exe \(Linux pid \d+\)$" % (proc[0]["pid"], re.escape(base)), text, re.M), text[:300]
     dead = [t for t in proc[0]["threads"] if t.get("deadlock")]
     assert len(dead) == 2, dead
     # the watchdog's stacks, thread by thread

@@ -1,7 +1,8 @@
 #!/bin/sh
 # wctdump says what a blocked thread waits in where the layer knows: Sleep,
 # an SRW lock, a condition variable, WaitOnAddress (with their addresses),
-# and identifies a critical section by its address, in text and JSON.
+# a named event by its name, every object of a wait on several; and
+# identifies a critical section by its address, in text and JSON.
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 . "$TOP/tools/testlib.sh"
@@ -28,6 +29,7 @@ for i in $(seq 100); do
     "$LAYER" wctdump --json "$pid" >"$dir/report.json" 2>"$dir/report.err" || true
     missing=0
     while read -r _ _ tid kind; do
+        case $kind in event|objects) kind=objects ;; esac   # the server's wait, described
         [ "$(wait_kind "$tid")" = "$kind" ] || missing=1
     done <<EOT
 $(grep '^waits: thread ' "$dir/waits.out" | tr -d '\r')
@@ -36,6 +38,7 @@ EOT
     sleep 0.1
 done
 while read -r _ _ tid kind; do
+    case $kind in event|objects) kind=objects ;; esac
     got=$(wait_kind "$tid")
     [ "$got" = "$kind" ] && echo "thread $tid: $kind" || { echo "thread $tid: wait '$got', expected $kind"; fail=1; }
 done <<EOT
@@ -46,7 +49,9 @@ EOT
 cat "$dir/report.txt"
 for text in 'blocked for [0-9]* ms in Sleep$' 'acquiring an SRW lock exclusively at 0x[0-9a-f]*$' \
             'sleeping on a condition variable at 0x[0-9a-f]*$' 'in WaitOnAddress at 0x[0-9a-f]*$' \
-            'waits for critical section at 0x[0-9a-f]* (owned)$'; do
+            'waits for critical section at 0x[0-9a-f]* (owned)$' \
+            'blocked for [0-9]* ms on Event \\Sessions\\1\\BaseNamedObjects\\WineLayerTestWaitsEvent$' \
+            'blocked for [0-9]* ms on 2 objects: Event \\Sessions\\1\\BaseNamedObjects\\WineLayerTestWaitsEvent, Semaphore$'; do
     grep -q "$text" "$dir/report.txt" && echo "text: '$text'" || { echo "text: no line matches '$text'"; fail=1; }
 done
 grep -q '"type": "critical_section", "status": "owned", "name": "", "address": "0x' "$dir/report.json" &&

@@ -1,15 +1,18 @@
 /*
  * A program whose threads wait where the wineserver cannot see them: in
  * Sleep, for an SRW lock the main thread holds, on a condition variable,
- * in WaitOnAddress, and for a critical section the main thread holds.
- * Prints each thread's id and kind, then "waits: pid N ready", and waits
- * forever.
+ * in WaitOnAddress, and for a critical section the main thread holds; and
+ * one on a named event nobody sets (a wait with no owner to follow), one
+ * on that event or a semaphore (WaitForMultipleObjects). Prints
+ * each thread's id and kind, then "waits: pid N ready", and waits forever.
+ * "waits idle": no thread but the main one, which sleeps.
  *
  * Copyright 2026 The wine-backtrace-wct authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
 #include <stdio.h>
+#include <string.h>
 #include <windows.h>
 
 static SRWLOCK srw = SRWLOCK_INIT, cv_lock = SRWLOCK_INIT;
@@ -46,21 +49,45 @@ static DWORD WINAPI in_address( void *arg )
     return 0;
 }
 
+static DWORD WINAPI in_event( void *arg )
+{
+    WaitForSingleObject( CreateEventA( NULL, TRUE, FALSE, "WineLayerTestWaitsEvent" ), INFINITE );
+    return 0;
+}
+
+static DWORD WINAPI in_objects( void *arg )
+{
+    HANDLE objects[2];
+
+    objects[0] = CreateEventA( NULL, TRUE, FALSE, "WineLayerTestWaitsEvent" );
+    objects[1] = CreateSemaphoreA( NULL, 0, 1, NULL );
+    WaitForMultipleObjects( 2, objects, FALSE, INFINITE );
+    return 0;
+}
+
 static DWORD WINAPI in_critical_section( void *arg )
 {
     EnterCriticalSection( &cs );
     return 0;
 }
 
-int main( void )
+int main( int argc, char **argv )
 {
     static const struct { const char *kind; LPTHREAD_START_ROUTINE func; } waits[] =
     {
         { "sleep", in_sleep }, { "srw_lock_exclusive", in_srw }, { "condition_variable", in_cv },
-        { "address", in_address }, { "critical_section", in_critical_section },
+        { "address", in_address }, { "critical_section", in_critical_section }, { "event", in_event },
+        { "objects", in_objects },
     };
     DWORD tid;
     int i;
+
+    if (argc > 1 && !strcmp( argv[1], "idle" ))
+    {
+        printf( "waits: pid %lu ready\n", GetCurrentProcessId() );
+        fflush( stdout );
+        Sleep( INFINITE );
+    }
 
     InitializeCriticalSection( &cs );
     EnterCriticalSection( &cs );

@@ -1,0 +1,270 @@
+/*
+ * No invented frames (C-16, not in the specification's catalogue): a thread
+ * running code without unwind data, as a JIT makes it (VirtualAlloc'd,
+ * never given to RtlAddFunctionTable), whose stack holds values that are no
+ * return addresses: a stored double (0x4232796302e20000, not a canonical
+ * address) and a pointer to data (canonical, readable, not executable).
+ * Such code may stand at the top of a stack as a leaf, with its return
+ * address at [rsp]; but a value there that is not code is never a frame.
+ *
+ *   - GetThreadCallStack of the thread, from another thread of its process
+ *     and from another process, sampled again and again: every frame is
+ *     in executable memory of that process, and none is a planted value;
+ *   - RtlCaptureStackBackTrace in a vectored exception handler, for a fault
+ *     in such code: the faulting instruction is a frame, the double on the
+ *     stack is not.
+ *
+ * GetThreadCallStack is coredll's (Windows Embedded Compact): on desktop
+ * Windows those parts skip; the handler's back-trace runs everywhere.
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <stdio.h>
+#include <windows.h>
+#include <winternl.h>
+#include <pkfuncs.h>
+
+#define STANDALONE
+#include "wine/test.h"
+
+static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
+
+static const ULONG64 stored_double = 0x4232796302e20000ull;
+static ULONG64 some_data[4];
+
+/* what the generated code and its threads share; 'spinning' is set by the
+ * code itself once the planted values are on its stack */
+struct spin_flags
+{
+    volatile LONG stop;
+    volatile LONG spinning;
+};
+
+static struct spin_flags flags;
+
+/* void spin(void): pushes the double and the data pointer, says so, then
+ * swaps them on the stack until told to stop: wherever it is stopped in the
+ * loop, [rsp] holds one of the two */
+static BYTE *make_spin_code(void)
+{
+    static const BYTE code[] =
+    {
+        0x48, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0,     /* 0x00: movabs $double,%rax */
+        0x50,                                   /* 0x0a: push %rax */
+        0x48, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0,     /* 0x0b: movabs $data,%rax */
+        0x50,                                   /* 0x15: push %rax */
+        0x48, 0xb9, 0, 0, 0, 0, 0, 0, 0, 0,     /* 0x16: movabs $flags,%rcx */
+        0xc7, 0x41, 0x04, 0x01, 0, 0, 0,        /* 0x20: movl $1,4(%rcx) (spinning) */
+        0x48, 0x8b, 0x04, 0x24,                 /* 0x27: loop: mov (%rsp),%rax */
+        0x48, 0x8b, 0x54, 0x24, 0x08,           /* 0x2b: mov 8(%rsp),%rdx */
+        0x48, 0x89, 0x14, 0x24,                 /* 0x30: mov %rdx,(%rsp) */
+        0x48, 0x89, 0x44, 0x24, 0x08,           /* 0x34: mov %rax,8(%rsp) */
+        0x83, 0x39, 0x00,                       /* 0x39: cmpl $0,(%rcx) (stop) */
+        0x74, 0xe9,                             /* 0x3c: je loop */
+        0x48, 0x83, 0xc4, 0x10,                 /* 0x3e: add $0x10,%rsp */
+        0xc3,                                   /* 0x42: ret */
+    };
+    BYTE *mem = VirtualAlloc( NULL, 0x1000, MEM_COMMIT, PAGE_EXECUTE_READWRITE );
+    ULONG64 data = (ULONG_PTR)some_data, flags_addr = (ULONG_PTR)&flags;
+
+    memcpy( mem, code, sizeof(code) );
+    memcpy( mem + 0x02, &stored_double, 8 );
+    memcpy( mem + 0x0d, &data, 8 );
+    memcpy( mem + 0x18, &flags_addr, 8 );
+    FlushInstructionCache( GetCurrentProcess(), mem, 0x1000 );
+    return mem;
+}
+
+/* void fault(void): pushes the double, then reads address 0; a handler
+ * steps over the read */
+static BYTE *make_fault_code(void)
+{
+    static const BYTE code[] =
+    {
+        0x48, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0,     /* 0x00: movabs $double,%rax */
+        0x50,                                   /* 0x0a: push %rax */
+        0x31, 0xc0,                             /* 0x0b: xor %eax,%eax */
+        0x48, 0x8b, 0x00,                       /* 0x0d: mov (%rax),%rax: faults */
+        0x48, 0x83, 0xc4, 0x08,                 /* 0x10: add $8,%rsp */
+        0xc3,                                   /* 0x14: ret */
+    };
+    BYTE *mem = VirtualAlloc( NULL, 0x1000, MEM_COMMIT, PAGE_EXECUTE_READWRITE );
+
+    memcpy( mem, code, sizeof(code) );
+    memcpy( mem + 0x02, &stored_double, 8 );
+    FlushInstructionCache( GetCurrentProcess(), mem, 0x1000 );
+    return mem;
+}
+
+static BOOL is_code( HANDLE process, ULONG_PTR addr )
+{
+    MEMORY_BASIC_INFORMATION info;
+
+    if (!VirtualQueryEx( process, (void *)addr, &info, sizeof(info) )) return FALSE;
+    return info.State == MEM_COMMIT && !(info.Protect & (PAGE_GUARD | PAGE_NOACCESS)) &&
+           (info.Protect & (PAGE_EXECUTE | PAGE_EXECUTE_READ | PAGE_EXECUTE_READWRITE | PAGE_EXECUTE_WRITECOPY));
+}
+
+static DWORD WINAPI spin_thread( void *code )
+{
+    ((void (*)(void))code)();
+    return 0;
+}
+
+/* sample the thread, which spins in 'code' of 'process' with 'data' planted */
+static void sample( HANDLE process, HANDLE thread, ULONG_PTR code, ULONG_PTR data, ULONG samples )
+{
+    ULONG i, j, n, invented = 0, elsewhere = 0, short_walks = 0;
+    CallSnapshot frames[64];
+
+    for (i = 0; i < samples; i++)
+    {
+        n = pGetThreadCallStack( thread, 64, frames, 0, 0 );
+        /* frame 0 is where the thread stands: in the loop */
+        if (!n || frames[0].dwReturnAddr < code + 0x27 || frames[0].dwReturnAddr > code + 0x3c) elsewhere++;
+        if (n == 1) short_walks++;
+        for (j = 0; j < n; j++)
+        {
+            if (frames[j].dwReturnAddr != stored_double && frames[j].dwReturnAddr != data &&
+                is_code( process, frames[j].dwReturnAddr ))
+                continue;
+            if (!invented++)
+                trace( "sample %lu, frame %lu of %lu: %#Ix\n", i, j, n, frames[j].dwReturnAddr );
+        }
+    }
+    ok( !invented, "C-16: %lu frames of %lu samples are no code\n", invented, samples );
+    ok( !elsewhere, "C-16: %lu of %lu samples do not stand in the loop\n", elsewhere, samples );
+    /* code without unwind data, with no return address at [rsp], ends the walk */
+    ok( short_walks == samples, "C-16: %lu of %lu samples have more than the loop's frame\n",
+        samples - short_walks, samples );
+}
+
+static void test_other_thread(void)
+{
+    BYTE *code = make_spin_code();
+    HANDLE thread;
+
+    flags.stop = flags.spinning = 0;
+    thread = CreateThread( NULL, 0, spin_thread, code, 0, NULL );
+    while (!flags.spinning) Sleep( 1 );
+    sample( GetCurrentProcess(), thread, (ULONG_PTR)code, (ULONG_PTR)some_data, 1000 );
+    flags.stop = 1;
+    ok( WaitForSingleObject( thread, 10000 ) == WAIT_OBJECT_0, "C-16: the thread did not stop\n" );
+    CloseHandle( thread );
+    VirtualFree( code, 0, MEM_RELEASE );
+}
+
+/* the child tells where its code, data and flags are on its standard output */
+static void test_other_process( const char *exe )
+{
+    SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
+    STARTUPINFOA si = { sizeof(si) };
+    PROCESS_INFORMATION pi;
+    char cmd[MAX_PATH + 32], line[128] = "";
+    ULONG64 code = 0, data = 0, child_flags = 0;
+    struct spin_flags seen = { 0 };
+    HANDLE read_end, write_end;
+    DWORD got = 0, total = 0;
+    int i;
+
+    ok( CreatePipe( &read_end, &write_end, &sa, 0 ), "no pipe\n" );
+    SetHandleInformation( read_end, HANDLE_FLAG_INHERIT, 0 );
+    si.dwFlags = STARTF_USESTDHANDLES;
+    si.hStdOutput = write_end;
+    si.hStdInput = GetStdHandle( STD_INPUT_HANDLE );
+    si.hStdError = GetStdHandle( STD_ERROR_HANDLE );
+    sprintf( cmd, "\"%s\" callstack_jit spin", exe );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "C-16: no child\n" );
+    CloseHandle( write_end );
+    while (total < sizeof(line) - 1 && !strchr( line, '\n' ) &&
+           ReadFile( read_end, line + total, sizeof(line) - 1 - total, &got, NULL ) && got)
+        line[total += got] = 0;
+    CloseHandle( read_end );
+    ok( sscanf( line, "%I64x %I64x %I64x", &code, &data, &child_flags ) == 3, "C-16: the child said '%s'\n", line );
+
+    /* it spins once its code says so */
+    for (i = 0; i < 10000 && !seen.spinning; i++)
+    {
+        if (!ReadProcessMemory( pi.hProcess, (void *)(ULONG_PTR)child_flags, &seen, sizeof(seen), NULL )) break;
+        if (!seen.spinning) Sleep( 1 );
+    }
+    ok( seen.spinning, "C-16: the child does not spin\n" );
+    if (seen.spinning) sample( pi.hProcess, pi.hThread, code, data, 300 );
+    TerminateProcess( pi.hProcess, 0 );
+    WaitForSingleObject( pi.hProcess, 10000 );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+}
+
+static void child_spin(void)
+{
+    BYTE *code = make_spin_code();
+
+    printf( "%I64x %I64x %I64x\n", (ULONG64)(ULONG_PTR)code, (ULONG64)(ULONG_PTR)some_data,
+            (ULONG64)(ULONG_PTR)&flags );
+    fflush( stdout );
+    ((void (*)(void))code)();
+}
+
+static BYTE *fault_code;
+static void *handler_frames[64];
+static USHORT handler_count;
+static LONG handler_calls;
+
+static LONG CALLBACK fault_handler( EXCEPTION_POINTERS *ptrs )
+{
+    CONTEXT *context = ptrs->ContextRecord;
+
+    if (context->Rip != (ULONG_PTR)fault_code + 0x0d) return EXCEPTION_CONTINUE_SEARCH;
+    handler_calls++;
+    handler_count = RtlCaptureStackBackTrace( 0, 64, handler_frames, NULL );
+    context->Rip += 3;
+    return EXCEPTION_CONTINUE_EXECUTION;
+}
+
+static void test_fault_handler(void)
+{
+    ULONG i, at_fault = 64;
+    void *handler;
+
+    fault_code = make_fault_code();
+    handler = AddVectoredExceptionHandler( TRUE, fault_handler );
+    ((void (*)(void))fault_code)();
+    RemoveVectoredExceptionHandler( handler );
+
+    ok( handler_calls == 1, "C-16: the handler ran %ld times\n", handler_calls );
+    for (i = 0; i < handler_count; i++)
+    {
+        ok( (ULONG_PTR)handler_frames[i] != stored_double, "C-16: frame %lu is the double on the stack\n", i );
+        if (handler_frames[i] == fault_code + 0x0d) at_fault = i;
+    }
+    ok( at_fault < handler_count, "C-16: the faulting instruction is not among %u frames\n", handler_count );
+    for (i = 0; i < handler_count; i++) trace( "frame %lu: %p\n", i, handler_frames[i] );
+    VirtualFree( fault_code, 0, MEM_RELEASE );
+}
+
+START_TEST(callstack_jit)
+{
+    HMODULE coredll;
+    char **argv;
+    int argc = winetest_get_mainargs( &argv );
+
+    if (argc >= 3 && !strcmp( argv[2], "spin" ))
+    {
+        child_spin();
+        return;
+    }
+
+    test_fault_handler();
+
+    if (!(coredll = LoadLibraryA( "coredll.dll" )))
+    {
+        win_skip( "coredll.dll is not available (not Windows Embedded Compact)\n" );
+        return;
+    }
+    pGetThreadCallStack = (void *)GetProcAddress( coredll, "GetThreadCallStack" );
+    test_other_thread();
+    test_other_process( argv[0] );
+}
