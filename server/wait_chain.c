@@ -42,6 +42,7 @@
 #include "security.h"
 #include "thread.h"
 #include "user.h"
+#include "process_memory.h"
 #include "wine/wait_chain.h"
 
 /*
@@ -64,8 +65,6 @@ struct chain
     struct thread         *seen[MAX_WALK];
     unsigned int           seen_count;
     int                    cycle;
-    struct process        *mem_process;  /* whose memory mem_fd reads */
-    int                    mem_fd;
 };
 
 /* what a thread waits for: a server wait, or one it recorded itself */
@@ -92,26 +91,17 @@ static struct wait_chain_node *add_node( struct chain *chain, unsigned int type,
     return node;
 }
 
-/* A client process's memory, read through /proc, which neither stops nor
- * wakes its threads (read_process_memory suspends one with ptrace). The
- * bytes are the server's own: they never reach a client that could not
- * read them itself. A chain keeps the file of the process it is in open. */
+/* A client process's memory, read without stopping or waking its threads
+ * (process_memory.c), through a live task: the process may have lost its
+ * main thread. The bytes are the server's own: they never reach a client
+ * that could not read them itself. */
 static int read_client_memory( struct chain *chain, struct process *process, client_ptr_t addr,
                                void *buffer, size_t size )
 {
-    char path[32];
+    int ret = read_process_memory_unstopped( process, addr, size, buffer );
 
-    if (process != chain->mem_process)
-    {
-        if (chain->mem_fd != -1) close( chain->mem_fd );
-        chain->mem_process = process;
-        chain->mem_fd = -1;
-        if (process->unix_pid == -1) return 0;
-        snprintf( path, sizeof(path), "/proc/%d/mem", process->unix_pid );
-        chain->mem_fd = open( path, O_RDONLY );
-    }
-    if (chain->mem_fd == -1 || addr > 0x7fffffffffffull - size) return 0;
-    return pread( chain->mem_fd, buffer, size, addr ) == size;
+    clear_error();
+    return ret == 1;
 }
 
 /* The wait a thread recorded, if any. The thread may be changing the record
@@ -149,20 +139,61 @@ static int get_wait( struct chain *chain, struct thread *thread, struct wait *wa
     return get_thread_wait( thread, &wait->object, &wait->since );
 }
 
+/* The status files of the threads walked last are kept open: opening one
+ * costs as much as reading it, and chains are asked for again and again (a
+ * watchdog, a hang reporter). An open file refers to its task, never to
+ * another one that gets the same tid: once its task is gone it reads
+ * nothing and is opened again. */
+#define KEPT_STATUS 64
+
+struct status_file
+{
+    struct thread *thread;
+    thread_id_t    id;
+    int            unix_tid;
+    int            open;     /* 0: empty, as the array starts */
+    int            fd;
+};
+
+static struct status_file status_files[KEPT_STATUS];
+
+static struct status_file *get_status_file( struct thread *thread )
+{
+    struct status_file *file = &status_files[(thread->id / 4) % KEPT_STATUS];
+    char path[64];
+
+    if (file->open && file->thread == thread && file->id == thread->id && file->unix_tid == thread->unix_tid)
+        return file;
+    if (file->open) close( file->fd );
+    file->open = 0;
+    snprintf( path, sizeof(path), "/proc/%d/task/%d/status", thread->unix_pid, thread->unix_tid );
+    if ((file->fd = open( path, O_RDONLY | O_CLOEXEC )) == -1) return NULL;
+    file->open = 1;
+    file->thread = thread;
+    file->id = thread->id;
+    file->unix_tid = thread->unix_tid;
+    return file;
+}
+
 /* voluntary plus involuntary context switches of a thread, from /proc */
 static unsigned int read_context_switches( struct thread *thread )
 {
     static const char * const fields[] = { "\nvoluntary_ctxt_switches:", "\nnonvoluntary_ctxt_switches:" };
-    char path[64], buffer[4096], *p;
+    struct status_file *file;
+    char buffer[4096], *p;
     unsigned int i, total = 0;
-    ssize_t size;
-    int fd;
+    ssize_t size = -1;
 
     if (thread->unix_pid == -1 || thread->unix_tid == -1) return 0;
-    snprintf( path, sizeof(path), "/proc/%d/task/%d/status", thread->unix_pid, thread->unix_tid );
-    if ((fd = open( path, O_RDONLY )) == -1) return 0;
-    size = read( fd, buffer, sizeof(buffer) - 1 );
-    close( fd );
+    for (i = 0; i < 2 && size <= 0; i++)
+    {
+        if (!(file = get_status_file( thread ))) return 0;
+        if ((size = pread( file->fd, buffer, sizeof(buffer) - 1, 0 )) <= 0)
+        {
+            close( file->fd );  /* its task is gone: open the thread's again */
+            file->open = 0;
+        }
+    }
     if (size <= 0) return 0;
     buffer[size] = 0;
     for (i = 0; i < ARRAY_SIZE(fields); i++)
@@ -358,9 +389,7 @@ DECL_HANDLER(get_wait_chain)
     }
 
     memset( &chain, 0, sizeof(chain) );
-    chain.mem_fd = -1;
     walk_chain( &chain, thread, req->flags );
-    if (chain.mem_fd != -1) close( chain.mem_fd );
     release_object( thread );
 
     reply->total = chain.count;

@@ -32,6 +32,8 @@
 #include "pkfuncs.h"
 
 #include "wine/debug.h"
+#include "wine/exception.h"
+#include "wine/wait_chain.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(callstack);
 
@@ -48,8 +50,79 @@ struct frames
     void **stack;   /* stack pointer of each frame */
 };
 
+/* The registers a blocked thread published (ntdll's blocked_frame.h) and
+ * their count, read from its TEB in this process or over another process's
+ * memory. A thread whose TEB is gone reads as not blocked. */
+static BOOL read_blocked_frame( HANDLE process, const THREAD_BASIC_INFORMATION *info,
+                                struct blocked_frame *frame, SIZE_T size )
+{
+    const char *addr = (const char *)info->TebBaseAddress + BLOCKED_FRAME_TEB_OFFSET;
+    BOOL ret = TRUE;
+
+    if (!process)
+    {
+        __TRY
+        {
+            memcpy( frame, addr, size );
+            __asm__ __volatile__( "" ::: "memory" );
+        }
+        __EXCEPT_PAGE_FAULT
+        {
+            ret = FALSE;
+        }
+        __ENDTRY
+        return ret;
+    }
+    return !NtReadVirtualMemory( process, addr, frame, size, NULL );
+}
+
+/* A thread blocked in a system call is walked from the registers it
+ * published, without suspending it: its stack cannot change before its
+ * count does. The count is read again after the walk; if it changed, or
+ * was not odd, the caller suspends the thread instead. See
+ * docs/BLOCKED_WALKS.md for why a walk kept is right. */
+static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, struct frames *frames,
+                                 ULONG want, NTSTATUS *status )
+{
+    OBJECT_ATTRIBUTES attr = { sizeof(attr) };
+    CLIENT_ID id = { info->ClientId.UniqueProcess, 0 };
+    struct blocked_frame frame;
+    unsigned long long seq;
+    HANDLE process = NULL;
+    CONTEXT context;
+    ULONG n = 0;
+    BOOL ret = FALSE;
+
+    if (!info->TebBaseAddress) return FALSE;
+    if (HandleToULong( info->ClientId.UniqueProcess ) != GetCurrentProcessId() &&
+        NtOpenProcess( &process, PROCESS_VM_READ, &attr, &id ))
+        return FALSE;
+    if (!read_blocked_frame( process, info, &frame, sizeof(frame) ) || !(frame.seq & 1) || !frame.regs[16])
+        goto done;
+
+    memset( &context, 0, sizeof(context) );
+    context.ContextFlags = CONTEXT_FULL;
+    memcpy( &context.Rax, frame.regs, sizeof(frame.regs) );
+    frames->addr[0] = (void *)context.Rip;
+    frames->stack[0] = (void *)context.Rsp;
+    *status = __wine_walk_thread_frames( thread, info, &context, 0, want - 1, frames->addr + 1,
+                                         frames->stack + 1, &n );
+    /* the walk stands only if the thread was in the same blocking call all along */
+    if (read_blocked_frame( process, info, (struct blocked_frame *)&seq, sizeof(seq) ) && seq == frame.seq)
+    {
+        TRACE( "thread %04lx walked blocked, not suspended\n", HandleToULong( info->ClientId.UniqueThread ) );
+        frames->count = n + 1;
+        ret = TRUE;
+    }
+    else TRACE( "thread %04lx left its wait during the walk\n", HandleToULong( info->ClientId.UniqueThread ) );
+done:
+    if (process) NtClose( process );
+    return ret;
+}
+
 /* Walk 'thread': from 'own' (a context captured by our caller) for the
- * current thread, else with the thread, described by 'info', held still.
+ * current thread, from the registers it published if it is blocked in a
+ * system call, else with the thread, described by 'info', held still.
  * Nothing is allocated while it is: it may hold the heap lock. */
 static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, CONTEXT *own,
                           struct frames *frames, ULONG want )
@@ -59,6 +132,8 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
     ULONG n = 0;
 
     if (own) status = __wine_walk_thread_frames( thread, NULL, own, 0, want, frames->addr, frames->stack, &n );
+    else if (walk_blocked_thread( thread, info, frames, want, &status ))
+        return status ? RtlNtStatusToDosError( status ) : ERROR_SUCCESS;
     else
     {
         if (SuspendThread( thread ) == (DWORD)-1) return GetLastError();

@@ -57,4 +57,26 @@ struct wait_record
 #define WAIT_RECORD_KIND_SHIFT 56
 #define WAIT_RECORD_OBJECT_MASK ((1ull << WAIT_RECORD_KIND_SHIFT) - 1)
 
+/*
+ * A thread blocked in a system call has its user-mode registers frozen in
+ * its syscall frame, and its stack above them unchanged, until the call
+ * returns. The blocking paths of ntdll's unix side (a server wait, a futex
+ * wait, a sleep) publish those registers here, after the wait record, with
+ * a sequence count: odd while the thread is blocked and the registers are
+ * those of its frame, made even before the call returns. A reader that
+ * reads an odd count, then the registers, walks the stack, then reads the
+ * same count again walked a stack that did not change: the thread was
+ * inside the same blocking call all along (docs/BLOCKED_WALKS.md). Only the
+ * thread itself writes; 'depth' counts blocking calls nested in signal
+ * handlers, which publish the registers again (a context may have been set).
+ */
+#define BLOCKED_FRAME_TEB_OFFSET 0x1f10
+
+struct blocked_frame
+{
+    unsigned long long seq;         /* odd: blocked, regs are current */
+    unsigned long long depth;       /* the thread's own: nesting of blocking calls */
+    unsigned long long regs[17];    /* Rax ... R15, Rip: CONTEXT's order */
+};
+
 #endif  /* __WINE_WINE_WAIT_CHAIN_H */

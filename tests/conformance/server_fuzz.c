@@ -1,6 +1,8 @@
 /*
  * Fuzzing of the wineserver's get_wait_chain request, sent directly: random
- * and boundary thread ids, every flag bit, reply buffers of every size. The
+ * and boundary thread ids, every flag bit, reply buffers of every size; and
+ * of its reads of another process's memory (read_process_memory, which reads
+ * without stopping the target): random and boundary addresses and sizes. The
  * server must answer each one sanely and keep serving the prefix. Wine only:
  * skips where there is no wine_server_call.
  *
@@ -64,6 +66,61 @@ static NTSTATUS send_request( DWORD tid, DWORD flags, void *buffer, unsigned int
 }
 
 static DWORD WINAPI exit_at_once( void *arg ) { return 0; }
+
+/* Reads of the child: what is mapped reads right, what is not fails with
+ * nothing read, and the server survives every address and size. */
+static void fuzz_reads( HANDLE process, unsigned int rounds )
+{
+    static const ULONG64 special[] = { 0, 1, 0xfff, 0x1000, 0x7ffffffeffff, 0x7fffffff0000, 0x7fffffffffff,
+                                       0x800000000000, 0x7fffffffffffffff, 0x8000000000000000,
+                                       0xfffffffffffff000, ~0ull };
+    static BYTE buffer[0x11000];
+    PROCESS_BASIC_INFORMATION info;
+    ULONG64 image = 0, addr, peb;
+    unsigned int i, good = 0, failed = 0, bad = 0;
+    SIZE_T size, done;
+    NTSTATUS status;
+    IMAGE_DOS_HEADER dos;
+
+    ok( !NtQueryInformationProcess( process, ProcessBasicInformation, &info, sizeof(info), NULL ),
+        "no process information\n" );
+    peb = (ULONG_PTR)info.PebBaseAddress;
+    ok( !NtReadVirtualMemory( process, (char *)info.PebBaseAddress + FIELD_OFFSET( PEB, ImageBaseAddress ),
+                              &image, sizeof(image), &done ) && done == sizeof(image), "no image base\n" );
+    ok( !NtReadVirtualMemory( process, (void *)(ULONG_PTR)image, &dos, sizeof(dos), &done ) &&
+        done == sizeof(dos) && dos.e_magic == IMAGE_DOS_SIGNATURE, "the child's image has no DOS header\n" );
+
+    for (i = 0; i < rounds; i++)
+    {
+        unsigned int r = next_random();
+
+        switch (r % 4)
+        {
+        case 0: addr = special[(r >> 4) % ARRAY_SIZE(special)]; break;
+        case 1: addr = peb + (next_random() % 0x3000) - 0x1000; break;
+        case 2: addr = image + next_random() % 0x20000; break;
+        default: addr = ((ULONG64)next_random() << 32) ^ next_random(); break;
+        }
+        switch ((r >> 8) % 4)
+        {
+        case 0: size = (r >> 12) % 17; break;
+        case 1: size = 0x1000 - (addr & 0xfff) + (r >> 12) % 3; break;
+        default: size = next_random() % sizeof(buffer); break;
+        }
+        done = 0xdeadbeef;
+        status = NtReadVirtualMemory( process, (void *)(ULONG_PTR)addr, buffer, size, &done );
+        if (!status && done == size) good++;
+        else if (status && !done) failed++;
+        else if (bad++ < 10) ok( 0, "read of %#Ix bytes at %#I64x: status %#lx, %#Ix read\n",
+                                 size, addr, status, done );
+    }
+    /* every round reached the server: the child's memory is still read right */
+    ok( !NtReadVirtualMemory( process, (void *)(ULONG_PTR)image, &dos, sizeof(dos), &done ) &&
+        done == sizeof(dos) && dos.e_magic == IMAGE_DOS_SIGNATURE, "the child's image reads wrong\n" );
+    trace( "figure: reads=%u ok=%u failed=%u\n", rounds, good, failed );
+    ok( !bad, "%u malformed reads\n", bad );
+    ok( good > 0 && failed > 0, "the reads did not reach every path: %u read, %u failed\n", good, failed );
+}
 
 static HANDLE never_event;
 
@@ -159,6 +216,7 @@ START_TEST(server_fuzz)
            rounds, GetTickCount() - start, out.success, out.not_found, out.invalid, out.denied, out.other );
     ok( !bad, "%u malformed replies\n", bad );
     ok( out.success > 0 && out.not_found > 0 && out.invalid > 0, "the inputs did not reach every path\n" );
+    fuzz_reads( pi.hProcess, rounds / 5 );
 
     /* the server still serves the prefix: a new process starts and ends */
     TerminateProcess( pi.hProcess, 0 );

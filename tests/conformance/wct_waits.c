@@ -1,8 +1,9 @@
 /*
  * Conformance tests for Wait Chain Traversal: every kind of wait is
- * Blocked (W-32 to W-36), a query disturbs nothing (W-37), and the
+ * Blocked (W-32 to W-36), a query disturbs nothing (W-37), the
  * bookkeeping behind it touches no memory of the program's or the
- * system's (W-38). Test ids refer to the scenario catalogue in the
+ * system's (W-38), and a process whose main thread has exited is read as
+ * any other (W-39), and reading its memory stops none of its threads (W-40). Test ids refer to the scenario catalogue in the
  * project's wait-chain specification.
  *
  * Copyright 2026 The wine-backtrace-wct authors
@@ -24,6 +25,14 @@ static NTSTATUS (WINAPI *pNtCreateKeyedEvent)(HANDLE *, ACCESS_MASK, const OBJEC
 static NTSTATUS (WINAPI *pNtWaitForKeyedEvent)(HANDLE, const void *, BOOLEAN, const LARGE_INTEGER *);
 static NTSTATUS (WINAPI *pNtReleaseKeyedEvent)(HANDLE, const void *, BOOLEAN, const LARGE_INTEGER *);
 static NTSTATUS (WINAPI *pNtQueryInformationThread)(HANDLE, THREADINFOCLASS, void *, ULONG, ULONG *);
+static NTSTATUS (WINAPI *pNtQueryInformationProcess)(HANDLE, PROCESSINFOCLASS, void *, ULONG, ULONG *);
+static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
+
+/* CallSnapshot of pkfuncs.h (coredll, Windows Embedded Compact) */
+struct call_snapshot
+{
+    DWORD_PTR ret_addr;
+};
 
 static HANDLE never_event;
 
@@ -61,11 +70,36 @@ static DWORD settled_switches( DWORD tid )
     }
 }
 
+/* W-37: walks of a blocked thread's stack (GetThreadCallStack, where
+ * coredll exists) leave its ContextSwitches as they were too: it is walked
+ * without being suspended */
+static void walk_quietly( DWORD tid, DWORD pid, HANDLE thread, DWORD switches )
+{
+    struct call_snapshot frames[64];
+    ULONG n;
+    int i;
+
+    if (!pGetThreadCallStack) return;
+    for (i = 0; i < 20; i++)
+    {
+        n = pGetThreadCallStack( thread, ARRAY_SIZE(frames), frames, 0, 0 );
+        ok( n > 2, "W-37: walk %d: %lu frames, error %lu\n", i, n, GetLastError() );
+    }
+    node_count = WCT_MAX_NODE_COUNT;
+    ok( pGetThreadWaitChain( session, 0, 0, tid, &node_count, nodes, &is_cycle ),
+        "W-37: query failed, error %lu\n", GetLastError() );
+    ok( nodes[0].ObjectStatus == WctStatusBlocked, "W-37: status %u after 20 walks\n", nodes[0].ObjectStatus );
+    ok( nodes[0].ThreadObject.ProcessId == pid, "W-37: pid %04lx\n", nodes[0].ThreadObject.ProcessId );
+    ok( nodes[0].ThreadObject.ContextSwitches == switches, "W-37: %lu context switches after 20 walks, was %lu\n",
+        nodes[0].ThreadObject.ContextSwitches, switches );
+}
+
 /* W-32, W-37: the thread stays Blocked, its WaitTime grows, and twenty
  * queries leave its ContextSwitches as they were */
 static void check_blocked_wait( const char *what, DWORD tid )
 {
     DWORD before, switches;
+    HANDLE thread;
     int i;
 
     winetest_push_context( "%s", what );
@@ -82,6 +116,11 @@ static void check_blocked_wait( const char *what, DWORD tid )
         ok( nodes[0].ObjectStatus == WctStatusBlocked, "W-37: query %d: status %u\n", i, nodes[0].ObjectStatus );
         ok( nodes[0].ThreadObject.ContextSwitches == switches, "W-37: query %d: %lu context switches, was %lu\n",
             i, nodes[0].ThreadObject.ContextSwitches, switches );
+    }
+    if ((thread = OpenThread( THREAD_ALL_ACCESS, FALSE, tid )))
+    {
+        walk_quietly( tid, GetCurrentProcessId(), thread, switches );
+        CloseHandle( thread );
     }
 
     Sleep( 300 );
@@ -385,6 +424,149 @@ static void test_other_process( const char *exe )
     CloseHandle( pi.hThread );
 }
 
+/* W-39: a critical-section deadlock in a process whose main thread has
+ * exited (the process lives on in its other threads). The child reports
+ * the deadlocked threads' ids on a pipe once each holds its section, and
+ * its main thread exits. */
+static CRITICAL_SECTION deadlock_cs[2];
+static HANDLE deadlock_holding[2];
+
+static DWORD WINAPI cs_deadlock( void *arg )
+{
+    int me = (int)(INT_PTR)arg;
+
+    EnterCriticalSection( &deadlock_cs[me] );
+    SetEvent( deadlock_holding[me] );
+    WaitForMultipleObjects( 2, deadlock_holding, TRUE, INFINITE );
+    EnterCriticalSection( &deadlock_cs[!me] );
+    return 0;
+}
+
+static void child_cs_deadlock_exit( HANDLE pipe )
+{
+    DWORD tids[2], written;
+    int i;
+
+    for (i = 0; i < 2; i++)
+    {
+        InitializeCriticalSection( &deadlock_cs[i] );
+        deadlock_holding[i] = CreateEventA( NULL, TRUE, FALSE, NULL );
+    }
+    for (i = 0; i < 2; i++) CloseHandle( CreateThread( NULL, 0, cs_deadlock, (void *)(INT_PTR)i, 0, &tids[i] ) );
+    WaitForMultipleObjects( 2, deadlock_holding, TRUE, INFINITE );
+    WriteFile( pipe, tids, sizeof(tids), &written, NULL );
+    CloseHandle( pipe );
+    ExitThread( 0 );
+}
+
+static void test_main_thread_exited( const char *exe )
+{
+    SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    struct expect expect[5] =
+        { BLOCKED( 0 ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( 0 ),
+          OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( 0 ) };
+    const DWORD both = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG;
+    HANDLE read_pipe, write_pipe;
+    DWORD tids[2] = { 0 }, size = 0, code = 0;
+    char cmd[MAX_PATH + 64];
+    BOOL ret;
+    int i;
+
+    ok( CreatePipe( &read_pipe, &write_pipe, &sa, 0 ), "no pipe\n" );
+    sprintf( cmd, "\"%s\" wct_waits cs_deadlock_exit %Iu", exe, (ULONG_PTR)write_pipe );
+    ret = CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi );
+    ok( ret, "W-39: no child, error %lu\n", GetLastError() );
+    if (!ret) return;
+    CloseHandle( write_pipe );
+    ok( ReadFile( read_pipe, tids, sizeof(tids), &size, NULL ) && size == sizeof(tids),
+        "W-39: the child did not report its threads (%lu bytes)\n", size );
+    CloseHandle( read_pipe );
+    ok( WaitForSingleObject( pi.hThread, 10000 ) == WAIT_OBJECT_0, "W-39: the main thread did not exit\n" );
+    ok( GetExitCodeThread( pi.hThread, &code ) && !code, "W-39: main thread's exit code %lu\n", code );
+    ok( WaitForSingleObject( pi.hProcess, 0 ) == WAIT_TIMEOUT, "W-39: the process exited\n" );
+
+    /* from either thread: the whole cycle */
+    for (i = 0; i < 2; i++)
+    {
+        winetest_push_context( "W-39 from thread %d", i );
+        expect[0].tid = expect[4].tid = tids[i];
+        expect[2].tid = tids[!i];
+        ret = query_chain( tids[i], both, WCT_MAX_NODE_COUNT, expect, 5 );
+        ok( ret && node_count == 5, "%d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
+        ok( is_cycle == TRUE, "no cycle\n" );
+        ok( nodes[0].ObjectType == WctThreadType && nodes[0].ObjectStatus == WctStatusBlocked,
+            "node 0: type %u status %u\n", nodes[0].ObjectType, nodes[0].ObjectStatus );
+        ok( nodes[0].ThreadObject.ThreadId == tids[i], "node 0: tid %04lx\n", nodes[0].ThreadObject.ThreadId );
+        ok( nodes[0].ThreadObject.ProcessId == pi.dwProcessId, "node 0: pid %04lx\n",
+            nodes[0].ThreadObject.ProcessId );
+        ok( nodes[1].ObjectType == WctCriticalSectionType && nodes[1].ObjectStatus == WctStatusOwned,
+            "node 1: type %u status %u\n", nodes[1].ObjectType, nodes[1].ObjectStatus );
+        ok( nodes[2].ThreadObject.ThreadId == tids[!i], "node 2: tid %04lx\n", nodes[2].ThreadObject.ThreadId );
+        ok( nodes[2].ObjectStatus == WctStatusBlocked, "node 2: status %u\n", nodes[2].ObjectStatus );
+        ok( nodes[4].ThreadObject.ThreadId == tids[i], "node 4: tid %04lx\n", nodes[4].ThreadObject.ThreadId );
+        winetest_pop_context();
+    }
+    /* and with flags 0, one Blocked node */
+    winetest_push_context( "W-39 flags 0" );
+    check_blocked_alone( tids[0], 0, pi.dwProcessId );
+    winetest_pop_context();
+
+    TerminateProcess( pi.hProcess, 0 );
+    WaitForSingleObject( pi.hProcess, 5000 );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+}
+
+/* W-40: reading another process's memory stops none of its threads.
+ * ReadProcessMemory of an idle child, 1000 times in reads of 8 to 1024
+ * bytes, leaves its idle main thread's ContextSwitches as they were. */
+static void test_read_memory_undisturbed( const char *exe )
+{
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    PROCESS_BASIC_INFORMATION info;
+    BYTE buffer[1024];
+    char cmd[MAX_PATH + 64];
+    DWORD switches;
+    SIZE_T size, done;
+    BOOL ret;
+    int i, failed = 0;
+
+    sprintf( cmd, "\"%s\" wct_waits idle", exe );
+    ret = CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi );
+    ok( ret, "W-40: no child, error %lu\n", GetLastError() );
+    if (!ret) return;
+    ok( !pNtQueryInformationProcess( pi.hProcess, ProcessBasicInformation, &info, sizeof(info), NULL ),
+        "W-40: no process information\n" );
+
+    winetest_push_context( "W-40" );
+    check_blocked_alone( pi.dwThreadId, 0, pi.dwProcessId );
+    switches = settled_switches( pi.dwThreadId );
+    for (i = 0; i < 1000; i++)
+    {
+        /* 8 to 1024 bytes of its PEB */
+        size = sizeof(ULONG_PTR) << (i % 8);
+        done = 0;
+        if (!ReadProcessMemory( pi.hProcess, info.PebBaseAddress, buffer, size, &done ) || done != size) failed++;
+    }
+    ok( !failed, "%d of 1000 reads failed\n", failed );
+    node_count = WCT_MAX_NODE_COUNT;
+    ok( pGetThreadWaitChain( session, 0, 0, pi.dwThreadId, &node_count, nodes, &is_cycle ),
+        "query failed, error %lu\n", GetLastError() );
+    ok( nodes[0].ObjectStatus == WctStatusBlocked, "status %u\n", nodes[0].ObjectStatus );
+    ok( nodes[0].ThreadObject.ContextSwitches == switches, "%lu context switches after 1000 reads, was %lu\n",
+        nodes[0].ThreadObject.ContextSwitches, switches );
+    walk_quietly( pi.dwThreadId, pi.dwProcessId, pi.hThread, switches );
+    winetest_pop_context();
+
+    TerminateProcess( pi.hProcess, 0 );
+    WaitForSingleObject( pi.hProcess, 5000 );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+}
+
 /* W-38: loading a DLL with a TLS directory makes the loader touch every
  * thread's TLS array while threads are blocked in a critical section, an
  * SRW lock and Sleep. Nothing around the section and the lock may change,
@@ -538,13 +720,23 @@ static void test_tls_load_while_blocked(void)
 
 START_TEST(wct_waits)
 {
-    HMODULE kernelbase = GetModuleHandleA( "kernelbase.dll" ), ntdll = GetModuleHandleA( "ntdll.dll" );
+    HMODULE kernelbase = GetModuleHandleA( "kernelbase.dll" ), ntdll = GetModuleHandleA( "ntdll.dll" ), coredll;
     char **argv;
     int argc = winetest_get_mainargs( &argv );
 
     if (argc >= 4 && !strcmp( argv[2], "cs_chain" ))
     {
         child_cs_chain( (HANDLE)(ULONG_PTR)_strtoui64( argv[3], NULL, 10 ) );
+        return;
+    }
+    if (argc >= 3 && !strcmp( argv[2], "idle" ))
+    {
+        Sleep( 60000 );
+        return;
+    }
+    if (argc >= 4 && !strcmp( argv[2], "cs_deadlock_exit" ))
+    {
+        child_cs_deadlock_exit( (HANDLE)(ULONG_PTR)_strtoui64( argv[3], NULL, 10 ) );
         return;
     }
 
@@ -559,6 +751,9 @@ START_TEST(wct_waits)
     pNtWaitForKeyedEvent = (void *)GetProcAddress( ntdll, "NtWaitForKeyedEvent" );
     pNtReleaseKeyedEvent = (void *)GetProcAddress( ntdll, "NtReleaseKeyedEvent" );
     pNtQueryInformationThread = (void *)GetProcAddress( ntdll, "NtQueryInformationThread" );
+    pNtQueryInformationProcess = (void *)GetProcAddress( ntdll, "NtQueryInformationProcess" );
+    if ((coredll = LoadLibraryA( "coredll.dll" )))
+        pGetThreadCallStack = (void *)GetProcAddress( coredll, "GetThreadCallStack" );
 
     session = pOpenThreadWaitChainSession( 0, NULL );
     ok( session != NULL, "no session, error %lu\n", GetLastError() );
@@ -571,6 +766,8 @@ START_TEST(wct_waits)
     test_condition_variables();
     test_critical_section_wait_time();
     test_other_process( argv[0] );
+    test_main_thread_exited( argv[0] );
+    test_read_memory_undisturbed( argv[0] );
     test_tls_load_while_blocked();
 
     pCloseThreadWaitChainSession( session );

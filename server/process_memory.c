@@ -1,0 +1,183 @@
+/*
+ * Reading a client process's memory without stopping it
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301, USA
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "ntstatus.h"
+#define WIN32_NO_STATUS
+#include "windef.h"
+#include "winternl.h"
+
+#include "file.h"
+#include "object.h"
+#include "process.h"
+#include "thread.h"
+#include "process_memory.h"
+
+/*
+ * Wine's read_process_memory ptrace-stops a thread of the target for every
+ * read, even when it then reads /proc/PID/mem: a debugger, a profiler or a
+ * hang reporter reading another process thousands of times makes its
+ * threads run, stop and run again thousands of times. Windows' reads stop
+ * nothing, and neither does the kernel need them to: the mem file of any
+ * task of the process reads the address space as it is, with the same
+ * permission check as ptrace (the client has made the server its tracer
+ * with PR_SET_PTRACER). That of the thread-group leader fails once the
+ * leader has exited while the process lives on in its other threads, so a
+ * live task's is used.
+ *
+ * An open mem file refers to the address space, not to the task: it goes on
+ * reading after its task exits, and reads nothing (0 bytes) once the address
+ * space is gone (the process exited or exec'd). So a file kept open can never
+ * read another process's memory, whatever became of the pid; a read of 0
+ * bytes says it is stale, and a live task's is opened again. A few are kept
+ * open, since a reader reads the same few processes again and again.
+ */
+
+#ifdef __linux__
+
+#define KEPT_FILES  8
+#define MAX_TASKS   64    /* tasks tried when opening: bounds the walk of a big process */
+
+struct mem_file
+{
+    struct process *process;
+    process_id_t    id;
+    int             unix_pid;
+    int             fd;      /* -1: empty */
+};
+
+static struct mem_file mem_files[KEPT_FILES] = { { NULL, 0, -1, -1 }, { NULL, 0, -1, -1 }, { NULL, 0, -1, -1 },
+                                                 { NULL, 0, -1, -1 }, { NULL, 0, -1, -1 }, { NULL, 0, -1, -1 },
+                                                 { NULL, 0, -1, -1 }, { NULL, 0, -1, -1 } };
+static unsigned int next_victim;
+
+static void close_mem_file( struct mem_file *file )
+{
+    if (file->fd != -1) close( file->fd );
+    file->fd = -1;
+    file->process = NULL;
+}
+
+/* pread until all is read; the bytes read, or -1 with errno */
+static ssize_t read_all( int fd, client_ptr_t ptr, data_size_t size, char *dest )
+{
+    data_size_t done = 0;
+    ssize_t ret;
+
+    while (done < size)
+    {
+        ret = pread( fd, dest + done, size - done, ptr + done );
+        if (ret < 0 && errno == EINTR) continue;
+        if (ret < 0) return done ? done : -1;
+        if (!ret) break;
+        done += ret;
+    }
+    return done;
+}
+
+/* Reads through a task's mem file. Returns the file (kept) when it could
+ * read the address space, 0 bytes or not; *result is the pread's. */
+static int try_task( struct process *process, int tid, client_ptr_t ptr, data_size_t size, char *dest,
+                     ssize_t *result )
+{
+    char path[48];
+    int fd;
+
+    snprintf( path, sizeof(path), "/proc/%d/task/%d/mem", process->unix_pid, tid );
+    if ((fd = open( path, O_RDONLY | O_CLOEXEC )) == -1) return -1;
+    /* 0 bytes: this task has no address space any more (an exited leader) */
+    if (!(*result = read_all( fd, ptr, size, dest )))
+    {
+        close( fd );
+        return -1;
+    }
+    return fd;
+}
+
+int read_process_memory_unstopped( struct process *process, client_ptr_t ptr, data_size_t size, void *dest )
+{
+    struct mem_file *file = NULL;
+    struct thread *thread;
+    unsigned int i, tried = 0;
+    int fd = -1;
+    ssize_t ret = 0;
+
+    if (!size) return 1;
+    if (process->unix_pid == -1) return -1;
+    /* beyond any address the kernel maps (mem's offsets are signed) */
+    if (ptr > 0x7fffffffffffffffull - size)
+    {
+        errno = EIO;
+        file_set_error();
+        return 0;
+    }
+
+    for (i = 0; i < KEPT_FILES; i++)
+        if (mem_files[i].fd != -1 && mem_files[i].process == process && mem_files[i].id == process->id &&
+            mem_files[i].unix_pid == process->unix_pid)
+            file = &mem_files[i];
+    if (file)
+    {
+        if ((ret = read_all( file->fd, ptr, size, dest ))) goto done;
+        close_mem_file( file );  /* stale: the address space it read is gone */
+    }
+
+    LIST_FOR_EACH_ENTRY( thread, &process->thread_list, struct thread, proc_entry )
+    {
+        if (thread->state == TERMINATED || thread->unix_tid == -1) continue;
+        if (tried++ >= MAX_TASKS) break;
+        if ((fd = try_task( process, thread->unix_tid, ptr, size, (char *)dest, &ret )) != -1) break;
+    }
+    /* no task to read through (all exiting, or the kernel refuses): the
+     * caller's other way says which */
+    if (fd == -1) return -1;
+
+    file = &mem_files[next_victim++ % KEPT_FILES];
+    close_mem_file( file );
+    file->process = process;
+    file->id = process->id;
+    file->unix_pid = process->unix_pid;
+    file->fd = fd;
+
+done:
+    if (ret == size) return 1;
+    /* a page that is not mapped or not readable, as ptrace reports it */
+    if (ret >= 0) errno = EIO;
+    if (errno == EPERM || errno == EACCES) return -1;
+    file_set_error();
+    return 0;
+}
+
+#else  /* __linux__ */
+
+int read_process_memory_unstopped( struct process *process, client_ptr_t ptr, data_size_t size, void *dest )
+{
+    return -1;
+}
+
+#endif  /* __linux__ */

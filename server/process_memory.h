@@ -1,0 +1,31 @@
+/*
+ * Reading a client process's memory without stopping it
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301, USA
+ */
+
+#ifndef __WINE_SERVER_PROCESS_MEMORY_H
+#define __WINE_SERVER_PROCESS_MEMORY_H
+
+/* Reads all of [ptr, ptr + size) or nothing: 1 when read, 0 when the
+ * memory is not readable (error set as read_process_memory sets it), -1
+ * when the kernel does not let the server read it this way (nothing set:
+ * the caller may try another way). */
+extern int read_process_memory_unstopped( struct process *process, client_ptr_t ptr, data_size_t size,
+                                          void *dest );
+
+#endif  /* __WINE_SERVER_PROCESS_MEMORY_H */

@@ -1,0 +1,214 @@
+/*
+ * GetThreadCallStack of a thread that leaves and re-enters its waits
+ * thousands of times while it is walked (C-15). A blocked thread is walked
+ * from the registers it published, without suspending it, and the walk is
+ * kept only if the thread stayed in the same wait all along; otherwise the
+ * thread is suspended and walked. Either way every walk must give the
+ * thread's real frames: its functions in an order its code can call them,
+ * down to its start, never a frame of one wait under the callers of
+ * another. (A thread suspended inside ntdll's system call dispatcher may
+ * give a walk that ends there, in ntdll only: counted, not wrong.) Desktop Windows has no coredll: the test skips there.
+ *
+ * Set CALLSTACK_RACE_ROUNDS for a longer run (default 3000 walks).
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <windows.h>
+#include <pkfuncs.h>
+
+#define STANDALONE
+#include "wine/test.h"
+#include "frames.h"
+
+static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
+static BOOL (WINAPI *pWaitOnAddress)(volatile void *, void *, SIZE_T, DWORD);
+
+static volatile LONG sink, stop, address;
+static volatile LONG rounds;
+static HANDLE never_event;
+static unsigned int truncated;
+
+/* three kinds of wait, under different callers: a server wait, a futex
+ * wait, and an alertable sleep; each returns at once or nearly */
+static void __attribute__((noinline)) wait_server(void)
+{
+    WaitForSingleObject( never_event, 0 );
+    sink++;
+}
+
+static void __attribute__((noinline)) via_server(void)
+{
+    wait_server();
+    sink++;
+}
+
+static void __attribute__((noinline)) wait_futex(void)
+{
+    LONG undesired = 0;
+    pWaitOnAddress( &address, &undesired, sizeof(undesired), 0 );
+    sink++;
+}
+
+static void __attribute__((noinline)) wait_sleep(void)
+{
+    SleepEx( 0, TRUE );
+    sink++;
+}
+
+static void __attribute__((noinline)) worker_loop(void)
+{
+    while (!stop)
+    {
+        via_server();
+        wait_futex();
+        via_server();
+        wait_sleep();
+        rounds++;
+    }
+    sink++;
+}
+
+static DWORD WINAPI worker( void *arg )
+{
+    worker_loop();
+    sink++;
+    return 0;
+}
+
+/* the chains of our functions a walk may give, innermost first */
+static const void *const chains[][4] =
+{
+    { wait_server, via_server, worker_loop, worker },
+    { via_server, worker_loop, worker },
+    { wait_futex, worker_loop, worker },
+    { wait_sleep, worker_loop, worker },
+    { worker_loop, worker },
+    { worker },
+};
+
+static const void *const functions[] = { wait_server, via_server, wait_futex, wait_sleep, worker_loop, worker };
+
+static const void *function_of( ULONG_PTR addr )
+{
+    unsigned int i;
+
+    for (i = 0; i < ARRAY_SIZE(functions); i++) if (in_function( (void *)addr, functions[i] )) return functions[i];
+    return NULL;
+}
+
+/* a walk is right when the frames in this program are one of the chains,
+ * with nothing of this program before or between them, and the walk goes on
+ * into kernel32 after the thread's start routine */
+static BOOL check_walk( const CallSnapshot *frames, ULONG count, char *why, size_t size )
+{
+    HMODULE self = GetModuleHandleA( NULL ), kernel32 = GetModuleHandleA( "kernel32.dll" );
+    const void *seen[8];
+    ULONG i, first = count, n = 0;
+    unsigned int c, j;
+
+    for (i = 0; i < count; i++)
+    {
+        if (module_of( (void *)frames[i].dwReturnAddr ) != self) continue;
+        if (first == count) first = i;
+        else if (i != first + n)
+        {
+            snprintf( why, size, "frame %lu: in this program after a frame outside it", i );
+            return FALSE;
+        }
+        if (n == ARRAY_SIZE(seen) || !(seen[n] = function_of( frames[i].dwReturnAddr )))
+        {
+            snprintf( why, size, "frame %lu: %#Ix is in no function of the worker's", i, frames[i].dwReturnAddr );
+            return FALSE;
+        }
+        n++;
+    }
+    for (c = 0; c < ARRAY_SIZE(chains); c++)
+    {
+        for (j = 0; j < n && j < ARRAY_SIZE(chains[c]) && chains[c][j] == seen[j]; j++)
+            ;
+        if (j == n && (j == ARRAY_SIZE(chains[c]) || !chains[c][j])) break;
+    }
+    /* a thread suspended inside ntdll's system call dispatcher (not
+     * blocked: walked held still) may give a walk that ends there, a frame
+     * or two in ntdll (its unix side included) and nothing else: short,
+     * but not wrong */
+    if (!n)
+    {
+        HMODULE ntdll = GetModuleHandleA( "ntdll.dll" );
+
+        for (i = 0; i < count; i++)
+        {
+            HMODULE mod = module_of( (void *)frames[i].dwReturnAddr );
+            if (mod && mod != ntdll) break;
+        }
+        if (i == count && count <= 3)
+        {
+            truncated++;
+            return TRUE;
+        }
+    }
+    if (c == ARRAY_SIZE(chains))
+    {
+        snprintf( why, size, "%lu frames of this program from frame %lu in no order its code calls", n, first );
+        return FALSE;
+    }
+    if (first + n >= count || module_of( (void *)frames[first + n].dwReturnAddr ) != kernel32)
+    {
+        snprintf( why, size, "the walk of %lu frames does not reach kernel32 after the start routine", count );
+        return FALSE;
+    }
+    return TRUE;
+}
+
+START_TEST(callstack_races)
+{
+    HMODULE coredll = LoadLibraryA( "coredll.dll" );
+    unsigned int i, walks = 3000, bad = 0, empty = 0;
+    CallSnapshot frames[64];
+    char buf[32], why[160];
+    HANDLE thread;
+    LONG start_rounds;
+    ULONG count;
+
+    pGetThreadCallStack = coredll ? (void *)GetProcAddress( coredll, "GetThreadCallStack" ) : NULL;
+    pWaitOnAddress = (void *)GetProcAddress( GetModuleHandleA( "kernelbase.dll" ), "WaitOnAddress" );
+    if (!pGetThreadCallStack || !pWaitOnAddress)
+    {
+        win_skip( "no GetThreadCallStack (coredll) or no WaitOnAddress\n" );
+        return;
+    }
+    if (GetEnvironmentVariableA( "CALLSTACK_RACE_ROUNDS", buf, sizeof(buf) )) walks = atoi( buf );
+
+    never_event = CreateEventA( NULL, TRUE, FALSE, NULL );
+    thread = CreateThread( NULL, 0, worker, NULL, 0, NULL );
+    while (!rounds) Sleep( 1 );
+    start_rounds = rounds;
+
+    /* at least 'walks' walks, over at least 1000 rounds of the worker */
+    for (i = 0; i < walks || rounds - start_rounds < 1000; i++)
+    {
+        memset( frames, 0, sizeof(frames) );
+        count = pGetThreadCallStack( thread, ARRAY_SIZE(frames), frames, 0, 0 );
+        if (!count)
+        {
+            empty++;
+            continue;
+        }
+        if (!check_walk( frames, count, why, sizeof(why) ) && bad++ < 10)
+            ok( 0, "C-15: walk %u: %s: %lu frames, %#Ix %#Ix %#Ix\n", i, why, count, frames[0].dwReturnAddr,
+                frames[1].dwReturnAddr, frames[2].dwReturnAddr );
+    }
+    stop = 1;
+    ok( WaitForSingleObject( thread, 10000 ) == WAIT_OBJECT_0, "the worker did not stop\n" );
+    CloseHandle( thread );
+    CloseHandle( never_event );
+
+    trace( "figure: walks=%u bad=%u empty=%u ended_in_ntdll=%u worker_rounds=%ld\n", i, bad, empty, truncated,
+           rounds - start_rounds );
+    ok( !bad, "C-15: %u of %u walks gave wrong frames\n", bad, i );
+    ok( !empty, "C-15: %u of %u walks gave no frame\n", empty, i );
+}
