@@ -11,6 +11,7 @@
 
 #include <windows.h>
 #if __has_include(<rtlsupportapi.h>)
+#include <winternl.h>
 #include <rtlsupportapi.h>  /* the function tables' API, outside winnt.h in Wine 10's headers */
 #endif
 
