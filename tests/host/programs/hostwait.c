@@ -16,6 +16,7 @@
 #include <tlhelp32.h>
 #include <wct.h>
 #include <winternl.h>
+#include "wine/server_protocol.h"  /* struct wait_chain_node */
 #include "wine/wait_chain.h"
 
 static NTSTATUS (WINAPI *p__wine_get_wait_chain)( DWORD, DWORD, struct wait_chain_node *, ULONG, ULONG *, BOOL * );
