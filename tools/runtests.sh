@@ -75,10 +75,10 @@ report() {
         echo "FAIL $name ($detail)"
         # The failed checks and crashes say most; otherwise show the end.
         key='Test failed|Test succeeded inside todo|Unhandled exception|unimplemented function|error:'
-        if grep -qE "$key" "$log"; then
-            grep -E "$key" "$log" | head -25 | sed 's/^/    | /'
+        if grep -aqE "$key" "$log"; then
+            grep -aE "$key" "$log" | head -25 | sed 's/^/    | /'
         else
-            grep -vE 'tests executed|^ *$' "$log" | tail -25 | sed 's/^/    | /'
+            grep -avE 'tests executed|^ *$' "$log" | tail -25 | sed 's/^/    | /'
         fi
     fi
 }
@@ -94,7 +94,9 @@ run_conformance() {
     (cd "$TESTBIN/conformance" && timeout "$TIMEOUT" ${TEST_RUNNER:-"$LAYER"} $STOCK "$exe") >"$log" 2>&1
     rc=$?
     took=$(( $(date +%s) - start ))
-    summary=$(grep -E '^[0-9a-f]+:[a-z_0-9]+: [0-9]+ tests executed' "$log" | tail -1)
+    # a test's child that crashes on purpose writes to the same log:
+    # its debugger's dump can leave NUL bytes, so the log is read as text
+    summary=$(grep -aE '^[0-9a-f]+:[a-z_0-9]+: [0-9]+ tests executed' "$log" | tail -1)
     checks=$(echo "$summary" | sed -n 's/.*: \([0-9]*\) tests executed.*/\1/p')
     fails=$(echo "$summary" | sed -n "s/.*, \([0-9]*\) failures\{0,1\}).*/\1/p")
     if [ $rc = 124 ]; then
