@@ -30,10 +30,10 @@ struct stack_limits
 };
 
 /* the core, and this process's frames for walks of any of its threads */
-extern BOOL is_user_dispatcher( ULONG64 start ) DECLSPEC_HIDDEN;
+extern BOOL is_user_dispatcher( ULONG64 start );
 extern ULONG walk_stack_frames( struct frame_source *source, CONTEXT *context, BOOL from_call, ULONG skip,
                                 ULONG count, void **buffer, void **stack, const struct stack_limits *limits,
-                                BOOL buffer_faults ) DECLSPEC_HIDDEN;
-extern struct frame_source thread_frame_source DECLSPEC_HIDDEN;
+                                BOOL buffer_faults );
+extern struct frame_source thread_frame_source;
 
 #endif  /* __WINE_NTDLL_BACKTRACE_H */

@@ -23,6 +23,6 @@
 
 extern NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *context, ULONG skip,
                                     ULONG count, void **frames, void **stack_ptrs,
-                                    ULONG *ret_count ) DECLSPEC_HIDDEN;
+                                    ULONG *ret_count );
 
 #endif  /* __WINE_NTDLL_REMOTE_FRAMES_H */
