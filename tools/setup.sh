@@ -72,7 +72,8 @@ check_wine() {
 # After: apt installed what was asked, or wine64 was changed meanwhile.
 check_installed_wine() {
     have=$(dpkg-query -W -f='${db:Status-Status} ${Version}' wine64 2>/dev/null || true)
-    [ "$have" = "installed $WINE_VERSION" ] || die "wine64 is '${have#installed }' after the installation, not $WINE_VERSION"
+    [ "$have" = "installed $WINE_VERSION" ] ||
+        die "wine64 $WINE_VERSION is not installed after apt-get install (dpkg: ${have:-not installed})"
 }
 
 have_deb_src() {
