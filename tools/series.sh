@@ -149,20 +149,24 @@ hook_patch() {
     commit "$author" "$(date_of "patches/$WINE_SERIES/$p" $files)" "$WORK/.git/message"
 }
 
-# add_sources MAKEFILE NAME...: NAME in the C_SRCS list, kept sorted
+# add_sources MAKEFILE NAME...: NAME in the list of sources, kept sorted
+# (SOURCES, or C_SRCS in a Wine 8.0 Makefile.in that has it; makedep of
+# Wine 8.0 reads both, that of Wine 10 only SOURCES)
 add_sources() {
     mk=$1; shift
-    awk -v add="$*" '
+    var=SOURCES
+    grep -q '^C_SRCS = \\$' "$mk" && var=C_SRCS
+    awk -v add="$*" -v var="$var" '
         function flush(   n, i, j, t) {
             n = split(add, extra, " ")
             for (i = 1; i <= n; i++) src[++count] = extra[i]
             for (i = 2; i <= count; i++)
                 for (j = i; j > 1 && src[j - 1] > src[j]; j--) { t = src[j]; src[j] = src[j - 1]; src[j - 1] = t }
-            print "C_SRCS = \\"
+            print var " = \\"
             for (i = 1; i <= count; i++) print "\t" src[i] (i < count ? " \\" : "")
             done = 1
         }
-        !done && !inlist && /^C_SRCS = \\$/ { inlist = 1; next }
+        !done && !inlist && $0 == var " = \\" { inlist = 1; next }
         inlist { line = $0; sub(/^\t/, "", line); more = sub(/ \\$/, "", line); src[++count] = line
                  if (!more) { inlist = 0; flush() }; next }
         { print }

@@ -67,15 +67,28 @@ apply_patches() {
 
 # What debian/rules regenerates, except tools/make_unicode (4-5 minutes):
 # its outputs belong to modules we never build, so empty placeholders and the
-# installed NLS files keep makedep satisfied.
+# installed NLS files keep makedep satisfied. Debian's 8.0 pins the server
+# protocol with debian/scripts/generate; its 10.0 has no such script and
+# also needs tools/make_specfiles (ntdll's system call table) and the Vulkan
+# video registry: each step is taken when the tree has what it needs.
 generate() {
-    say "generating server requests, OpenGL and Vulkan tables"
+    say "generating server requests, spec files, OpenGL and Vulkan tables"
     cd "$STAGED"
-    debian/scripts/generate server/trace.generated make_requests
-    debian/scripts/generate server/request.generated make_requests
+    if [ -x debian/scripts/generate ]; then
+        debian/scripts/generate server/trace.generated make_requests
+        debian/scripts/generate server/request.generated make_requests
+    fi
     tools/make_requests
+    if [ -x tools/make_specfiles ]; then
+        tools/make_specfiles
+    fi
     (cd dlls/opengl32 && ./make_opengl >/dev/null)
-    (cd dlls/winevulkan && ./make_vulkan -x /usr/share/vulkan/registry/vk.xml >/dev/null)
+    vulkan_video=""
+    if grep -q 'make_vulkan .*-X ' debian/rules; then
+        vulkan_video="-X /usr/share/vulkan/registry/video.xml"
+    fi
+    # shellcheck disable=SC2086
+    (cd dlls/winevulkan && ./make_vulkan -x /usr/share/vulkan/registry/vk.xml $vulkan_video >/dev/null)
     ln -sf /usr/share/misc/config.sub tools
     ln -sf /usr/share/misc/config.guess tools
     sed -n '/override_dh_auto_configure/,/configure/p' debian/rules |
@@ -86,8 +99,9 @@ generate() {
              dlls/dwrite/direction.c dlls/dwrite/mirror.c dlls/dwrite/bracket.c \
              dlls/dwrite/linebreak.c dlls/dwrite/scripts.c dlls/dwrite/scripts.h \
              dlls/dwrite/shapers/arabic_table.c dlls/win32u/vertical.c \
-             dlls/wineps.drv/vertical.c dlls/tzres/tzres.rc dlls/kernelbase/kernelbase.rgs; do
-        [ -e "$f" ] || : >"$f"
+             dlls/wineps.drv/vertical.c dlls/wineps.drv/direction.c dlls/dsound/fir.h \
+             dlls/tzres/tzres.rc dlls/kernelbase/kernelbase.rgs; do
+        [ -e "$f" ] || [ ! -d "$(dirname "$f")" ] || : >"$f"
     done
     for f in /usr/share/wine/nls/*.nls; do
         ln -sf "$f" nls/

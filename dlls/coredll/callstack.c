@@ -26,6 +26,9 @@
 #include "windef.h"
 #include "winbase.h"
 #include "winternl.h"
+#if __has_include("rtlsupportapi.h")
+#include "rtlsupportapi.h"  /* RtlCaptureContext: there since Wine 9, in winnt.h before */
+#endif
 #include "pkfuncs.h"
 
 #include "wine/debug.h"

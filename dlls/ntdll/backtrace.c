@@ -43,7 +43,7 @@ WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 /* What a walk needs of the caller's context: its integer registers, Rsp
  * and Rip just after the call. RtlCaptureContext also saves the flags,
  * segments and the whole floating point state, which no unwinder reads. */
-extern void capture_caller_context( CONTEXT *context ) DECLSPEC_HIDDEN;
+extern void capture_caller_context( CONTEXT *context );
 __ASM_GLOBAL_FUNC( capture_caller_context,
                    "movq %rax,0x78(%rcx)\n\t"   /* context->Rax */
                    "movq %rcx,0x80(%rcx)\n\t"   /* context->Rcx */
@@ -79,7 +79,11 @@ static BOOL unwind_host_frame( CONTEXT *context, struct unwind_recipe *recipe, B
     dispatch.ImageBase = 0;
     dispatch.LanguageHandler = NULL;
     *have_recipe = FALSE;
+#ifdef NTDLL_UNIX_CALL  /* Wine 8: ntdll's own macro; Wine 9 and later use the generic one */
     return !NTDLL_UNIX_CALL( unwind_host_frame, &params );
+#else
+    return !WINE_UNIX_CALL( unix_unwind_host_frame, &params );
+#endif
 }
 
 /* The user-mode dispatchers unwind through a machine frame: the Rip they

@@ -49,15 +49,15 @@ struct frame_source
 };
 
 /* the core, and this process's frames for walks of any of its threads */
-extern BOOL is_user_dispatcher( ULONG64 start ) DECLSPEC_HIDDEN;
+extern BOOL is_user_dispatcher( ULONG64 start );
 extern ULONG walk_stack( struct frame_source *source, CONTEXT *context, BOOL from_call, ULONG skip, ULONG count,
                          void **buffer, void **stack, const struct stack_limits *limits,
-                         BOOL buffer_faults ) DECLSPEC_HIDDEN;
-extern struct frame_source thread_frame_source DECLSPEC_HIDDEN;
+                         BOOL buffer_faults );
+extern struct frame_source thread_frame_source;
 
 /* remote_frames.c */
 extern NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *context, ULONG skip,
                                     ULONG count, void **frames, void **stack_ptrs,
-                                    ULONG *ret_count ) DECLSPEC_HIDDEN;
+                                    ULONG *ret_count );
 
 #endif  /* __WINE_NTDLL_BACKTRACE_H */

@@ -22,21 +22,21 @@
 #define __WINE_NTDLL_FUNCTION_TABLE_H
 
 #if defined(__x86_64__) || defined(__arm__) || defined(__aarch64__)
-extern void function_table_add( LDR_DATA_TABLE_ENTRY *module ) DECLSPEC_HIDDEN;
-extern void function_table_remove( LDR_DATA_TABLE_ENTRY *module ) DECLSPEC_HIDDEN;
+extern void function_table_add( LDR_DATA_TABLE_ENTRY *module );
+extern void function_table_remove( LDR_DATA_TABLE_ENTRY *module );
 extern BOOL function_table_find( ULONG_PTR pc, LDR_DATA_TABLE_ENTRY **module, ULONG_PTR *base,
-                                 RUNTIME_FUNCTION **functions, ULONG *count ) DECLSPEC_HIDDEN;
-extern LONG function_table_removals DECLSPEC_HIDDEN;
+                                 RUNTIME_FUNCTION **functions, ULONG *count );
+extern LONG function_table_removals;
 
 /* in exception.c: the table RtlAddFunctionTable or RtlAddGrowableFunctionTable
  * registered for 'pc', when that can be known without waiting for a lock
  * and without running a function table callback */
 extern BOOL find_registered_function_table( ULONG_PTR pc, ULONG_PTR *base, RUNTIME_FUNCTION **functions,
-                                            ULONG *count ) DECLSPEC_HIDDEN;
+                                            ULONG *count );
 
 #ifdef __x86_64__
 extern RUNTIME_FUNCTION *function_table_lookup( ULONG_PTR pc, BOOL registered, ULONG_PTR *base,
-                                                LDR_DATA_TABLE_ENTRY **module ) DECLSPEC_HIDDEN;
+                                                LDR_DATA_TABLE_ENTRY **module );
 #endif
 
 /* Changes whenever an image is taken off the table: what was learnt about

@@ -63,11 +63,11 @@ enum cache_result
     CACHE_SLOW      /* known to need the full unwinder */
 };
 
-extern enum cache_result unwind_cache_lookup( CONTEXT *context ) DECLSPEC_HIDDEN;
+extern enum cache_result unwind_cache_lookup( CONTEXT *context );
 extern void unwind_cache_add( ULONG64 pc, ULONG generation, const CONTEXT *before, const CONTEXT *after,
-                              const struct unwind_recipe *recipe ) DECLSPEC_HIDDEN;
+                              const struct unwind_recipe *recipe );
 extern BOOL compile_pe_recipe( ULONG64 base, ULONG64 pc, const RUNTIME_FUNCTION *func,
-                               struct unwind_recipe *recipe ) DECLSPEC_HIDDEN;
+                               struct unwind_recipe *recipe );
 
 #endif
 

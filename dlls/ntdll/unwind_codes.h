@@ -103,8 +103,8 @@ struct unwind_state
 };
 
 extern BOOL unwind_pe_frame( struct unwind_state *state, ULONG64 base, ULONG64 pc,
-                             RUNTIME_FUNCTION func ) DECLSPEC_HIDDEN;
+                             RUNTIME_FUNCTION func );
 extern BOOL unwind_pe_context( struct frame_source *source, ULONG64 base, const RUNTIME_FUNCTION *func,
-                               CONTEXT *context ) DECLSPEC_HIDDEN;
+                               CONTEXT *context );
 
 #endif  /* __WINE_NTDLL_UNWIND_CODES_H */

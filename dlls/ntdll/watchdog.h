@@ -22,7 +22,7 @@
 #define __WINE_NTDLL_WATCHDOG_H
 
 #ifdef __x86_64__
-extern void start_deadlock_watchdog(void) DECLSPEC_HIDDEN;
+extern void start_deadlock_watchdog(void);
 #else
 static inline void start_deadlock_watchdog(void) { }
 #endif

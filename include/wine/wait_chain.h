@@ -1,5 +1,5 @@
 /*
- * Wait Chain Traversal: the nodes of the wineserver's get_wait_chain reply
+ * Wait records: what a thread waits for where the wineserver cannot see it
  *
  * Copyright 2026 The wine-backtrace-wct authors
  *
@@ -20,23 +20,6 @@
 
 #ifndef __WINE_WINE_WAIT_CHAIN_H
 #define __WINE_WINE_WAIT_CHAIN_H
-
-/* One node of a wait chain, as the server walks it. The values of 'type'
- * and 'status' are those of WCT_OBJECT_TYPE and WCT_OBJECT_STATUS. */
-struct wait_chain_node
-{
-    unsigned int       type;
-    unsigned int       status;
-    unsigned int       pid;               /* thread nodes */
-    unsigned int       tid;
-    unsigned int       wait_time;         /* ms in the current wait */
-    unsigned int       context_switches;
-    unsigned int       wait_kind;         /* thread nodes: WAIT_RECORD_* of a wait the server cannot see */
-    unsigned int       name_len;          /* object nodes: bytes in name */
-    unsigned long long object;            /* the recorded object (thread nodes) or critical section (its
-                                           * node), where the requester may read the thread's process */
-    WCHAR              name[128];         /* object nodes: full NT name, not terminated */
-};
 
 /*
  * Waits the server never sees (a contended critical section, SRW lock,
@@ -73,10 +56,5 @@ struct wait_record
 
 #define WAIT_RECORD_KIND_SHIFT 56
 #define WAIT_RECORD_OBJECT_MASK ((1ull << WAIT_RECORD_KIND_SHIFT) - 1)
-
-/* ntdll: the chain from thread 'tid', at most 'max' nodes; '*total' is the
- * length of the whole chain, above WCT_MAX_NODE_COUNT if it is longer. */
-NTSTATUS WINAPI __wine_get_wait_chain( DWORD tid, DWORD flags, struct wait_chain_node *nodes, ULONG max,
-                                       ULONG *total, BOOL *cycle );
 
 #endif  /* __WINE_WINE_WAIT_CHAIN_H */

@@ -31,6 +31,7 @@
 #include <wct.h>
 #include <pkfuncs.h>
 
+#include "wine/server_protocol.h"
 #include "wine/wait_chain.h"
 #include "wctdump.h"
 

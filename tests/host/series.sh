@@ -1,21 +1,80 @@
 #!/bin/sh
-# 'make series' gives a git series Wine can take: it applies with git am to
-# a git repository of the pristine tree, gives exactly the sources the layer
-# is built from (the staged tree), and builds there: the modules it changes
-# with Wine's tools from the staged build, and its tests in Wine's layout.
+# 'make series' gives a git series Wine can take, and a real one: applied
+# with git am to a git repository of the pristine tree one patch at a time,
+# the tree builds after every patch (each commit builds the modules it and
+# the commits before it touched, incrementally, with no warning in our
+# files), so that no patch uses a file, header or function a later patch
+# brings. The last commit gives exactly the sources the layer is built from
+# (the staged tree), and its tests, in Wine's layout, pass on the layer.
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 . "$TOP/tools/config.sh"
 out="$TESTBIN/host/series"
 tree="$out/tree"
 repo="$TOP/build/series/repo"
+start=$(date +%s)
 
 sh "$TOP/tools/series.sh" "$WINE_SOURCE" "$out/patches"
 
-echo "series: git am of the series onto the pristine tree"
 rm -rf "$tree"
 git clone -q --shared -b pristine "$repo" "$tree" 2>/dev/null
-git -C "$tree" -c user.name=series -c user.email=series@localhost am -q "$out"/patches/*.patch
+git_am() { git -C "$tree" -c user.name=series -c user.email=series@localhost am -q "$1"; }
+
+# The nearest directory of FILE with a Makefile.in: its module (or test
+# directory); nothing for the headers and tools every module shares.
+module_of() {
+    case $1 in
+        */tests/*) d=${1%/tests/*}/tests ;;
+        *) d=$(dirname "$1") ;;
+    esac
+    while [ "$d" != . ] && [ ! -f "$tree/$d/Makefile.in" ]; do d=$(dirname "$d"); done
+    case $d in .|include|tools) ;; *) echo "$d" ;; esac
+}
+
+# --- commit by commit: the hook patches (the test patches come after) ----
+
+# Wine's build tools come from the staged tree; configure caches its checks,
+# so that a patch to configure.ac reconfigures in seconds.
+configured=""
+modules=""
+n=0
+for p in "$out"/patches/*.patch; do
+    subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p" | head -1)
+    case $subject in */tests:*) break ;; esac
+    git_am "$p"
+    n=$((n + 1))
+    changed=$(git -C "$tree" diff --name-only HEAD~1 HEAD)
+    if [ -z "$configured" ]; then
+        sh "$TOP/tools/stage.sh" --prepare "$tree" -C --with-wine-tools="$STAGED" >"$out/prepare.log" 2>&1 ||
+            { tail -20 "$out/prepare.log"; echo "series: $(basename "$p"): the tree does not configure"; exit 1; }
+        configured=1
+    else
+        if echo "$changed" | grep -qx 'configure.ac'; then
+            (cd "$tree" && autoreconf -fi >/dev/null 2>&1 && ./configure -q -C --enable-win64 --with-mingw \
+                --without-x --without-freetype --disable-tests --with-wine-tools="$STAGED" >>"$out/prepare.log" 2>&1) ||
+                { tail -20 "$out/prepare.log"; echo "series: $(basename "$p"): the tree does not configure"; exit 1; }
+        fi
+        if echo "$changed" | grep -qx -e 'server/protocol.def' -e 'tools/make_requests'; then
+            (cd "$tree" && tools/make_requests >/dev/null)
+        fi
+    fi
+    for f in $changed; do
+        m=$(module_of "$f")
+        [ -n "$m" ] || continue
+        case " $modules " in *" $m "*) ;; *) modules="$modules $m" ;; esac
+    done
+    [ -n "$modules" ] || { echo "series: $n $(basename "$p"): nothing to build yet"; continue; }
+    sh "$TOP/tools/build.sh" "$tree" "$(nproc)" "$modules" "" "" >"$out/build.log" 2>&1 ||
+        { cat "$out/build.log"; echo "series: $(basename "$p") does not build on its own (with the patches before it)"; exit 1; }
+    echo "series: $n $(basename "$p"): builds$modules"
+done
+
+# --- the whole series -----------------------------------------------------
+
+for p in "$out"/patches/*.patch; do
+    git -C "$tree" log --format=%s | grep -qxF "$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p" | head -1)" && continue
+    git_am "$p"
+done
 changed=$(git -C "$tree" diff --name-only pristine HEAD)
 
 # The same sources as the staged tree, tests aside (the layer builds those
@@ -36,45 +95,38 @@ for f in $changed; do
 done
 [ $bad = 0 ] || exit 1
 
-# Each changed file's module (or test directory): the nearest directory
-# with a Makefile.in.
-modules=""
-for f in $changed; do
-    case $f in
-        */tests/*) d=${f%/tests/*}/tests ;;
-        *) d=$(dirname "$f") ;;
-    esac
-    while [ "$d" != . ] && [ ! -f "$tree/$d/Makefile.in" ]; do d=$(dirname "$d"); done
-    case $d in .|include|tools) continue ;; esac
-    case " $modules " in *" $d "*) ;; *) modules="$modules $d" ;; esac
-done
-
-# Debian's source does not configure some of Wine's test directories
-# (debian/patches/disable/generated-data.patch: their generated data is not
-# in the repack). Configured here, they give the objects of the series'
-# tests, not a test program.
+# The test directories of the series. Debian's source does not configure
+# some of Wine's test directories (debian/patches/disable/generated-data.patch:
+# their generated data is not in the repack). Configured here, they give the
+# objects of the series' tests, not a test program.
+tests=""
 objects=""
-for d in $modules; do
-    case $d in */tests) ;; *) continue ;; esac
+for f in $changed; do
+    case $f in */tests/*) ;; *) continue ;; esac
+    d=$(module_of "$f")
+    case " $tests " in *" $d "*) ;; *) tests="$tests $d" ;; esac
+done
+for d in $tests; do
     grep -q "^WINE_CONFIG_MAKEFILE($d)\$" "$tree/configure.ac" && continue
     sed -i "s|^WINE_CONFIG_MAKEFILE(${d%/tests})\$|&\nWINE_CONFIG_MAKEFILE($d)|" "$tree/configure.ac"
     for src in $(sed -n 's/^\t\([a-z_0-9]*\.c\).*/\1/p' "$tree/$d/Makefile.in"); do
         [ -e "$tree/$d/$src" ] || : >"$tree/$d/$src"  # for makedep only: not built
     done
-    modules=$(echo " $modules " | sed "s| $d | |")
+    tests=$(echo " $tests " | sed "s| $d | |")
     for f in $(echo "$changed" | grep "^$d/.*\.c\$"); do
         objects="$objects $d/x86_64-windows/$(basename "$f" .c).o"
     done
 done
-echo "series: building$modules$objects"
-sh "$TOP/tools/stage.sh" --prepare "$tree" --enable-tests --with-wine-tools="$STAGED"
-sh "$TOP/tools/build.sh" "$tree" "$(nproc)" "$modules" "" ""
+echo "series: building the tests:$tests$objects"
+(cd "$tree" && autoreconf -fi >/dev/null 2>&1 && ./configure -q -C --enable-win64 --with-mingw --without-x \
+    --without-freetype --enable-tests --with-wine-tools="$STAGED" >>"$out/prepare.log" 2>&1) ||
+    { tail -20 "$out/prepare.log"; exit 1; }
+sh "$TOP/tools/build.sh" "$tree" "$(nproc)" "$tests" "" ""
 make -C "$tree" -j"$(nproc)" $objects >"$out/objects.log" 2>&1 || { tail -30 "$out/objects.log"; exit 1; }
 
 # The test programs built in Wine's layout pass on the layer, as the
 # layer's own builds of the same tests do.
-for d in $modules; do
-    case $d in */tests) ;; *) continue ;; esac
+for d in $tests; do
     module=$(basename "${d%/tests}")
     exe="$tree/$d/x86_64-windows/${module%.*}_test.exe"
     for f in $(echo "$changed" | grep "^$d/.*\.c$"); do
@@ -86,4 +138,4 @@ for d in $modules; do
     done
 done
 "$LAYER" --kill
-echo "series: $(ls "$out/patches" | wc -l) patches apply with git am, build, and their tests pass"
+echo "series: $(ls "$out/patches" | wc -l) patches apply with git am, the tree builds after each of the $n hook patches, their tests pass ($(( $(date +%s) - start ))s)"
