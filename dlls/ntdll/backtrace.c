@@ -69,8 +69,9 @@ __ASM_GLOBAL_FUNC( capture_caller_context,
 
 /* Unwind one frame of code in a host ELF module (a Winelib .dll.so) or in a
  * builtin module without PE unwind data, with the host's DWARF information;
- * 'recipe' gets how, where that is simple enough. */
-static BOOL unwind_host_frame( CONTEXT *context, struct unwind_recipe *recipe, BOOL *have_recipe )
+ * 'recipe' gets how, where that is simple enough. The unix call
+ * (unix/host_unwind.c) is unwind_host_frame. */
+static BOOL unwind_elf_frame( CONTEXT *context, struct unwind_recipe *recipe, BOOL *have_recipe )
 {
     DISPATCHER_CONTEXT dispatch;
     struct unwind_host_frame_params params = { &dispatch, context, recipe, have_recipe };
@@ -97,9 +98,11 @@ BOOL is_user_dispatcher( ULONG64 start )
 
 /* this process: the loaded images' function tables (and with 'registered'
  * the tables registered for code outside them), RtlVirtualUnwind, and the
- * host unwinder for ELF frames; 'cached' says what the recipe cache knows */
-static enum unwind_result __attribute__((noinline)) full_unwind( CONTEXT *context, enum cache_result cached,
-                                                                 BOOL registered, ULONG64 *start )
+ * host unwinder for ELF frames; 'cached' says what the recipe cache knows,
+ * and recipes are compiled over 'source' */
+static enum unwind_result __attribute__((noinline)) full_unwind( struct frame_source *source, CONTEXT *context,
+                                                                 enum cache_result cached, BOOL registered,
+                                                                 ULONG64 *start )
 {
     LDR_DATA_TABLE_ENTRY *module;
     struct unwind_recipe recipe;
@@ -125,10 +128,10 @@ static enum unwind_result __attribute__((noinline)) full_unwind( CONTEXT *contex
         if (cached == CACHE_MISS && module)
             unwind_cache_add( before.Rip, generation, &before, context,
                               !is_user_dispatcher( *start ) &&
-                              compile_pe_recipe( base, before.Rip, func, &recipe ) ? &recipe : NULL );
+                              compile_pe_recipe( source, base, before.Rip, func, &recipe ) ? &recipe : NULL );
         return UNWOUND;
     }
-    if ((!module || (module->Flags & LDR_WINE_INTERNAL)) && unwind_host_frame( context, &recipe, &have_recipe ))
+    if ((!module || (module->Flags & LDR_WINE_INTERNAL)) && unwind_elf_frame( context, &recipe, &have_recipe ))
     {
         /* code outside the loader's modules may be unmapped behind its back */
         if (cached == CACHE_MISS && module)
@@ -141,19 +144,20 @@ static enum unwind_result __attribute__((noinline)) full_unwind( CONTEXT *contex
 }
 
 /* The frames of return addresses go through the recipe cache first. */
-static enum unwind_result local_unwind( CONTEXT *context, BOOL return_address, BOOL registered, ULONG64 *start )
+static enum unwind_result local_unwind( struct frame_source *source, CONTEXT *context, BOOL return_address,
+                                       BOOL registered, ULONG64 *start )
 {
     enum cache_result cached = CACHE_SLOW;
 
     if (return_address && (cached = unwind_cache_lookup( context )) == CACHE_HIT) return UNWOUND;
-    return full_unwind( context, cached, registered, start );
+    return full_unwind( source, context, cached, registered, start );
 }
 
 /* RtlWalkFrameChain and its callers, as on Windows: the images' .pdata only */
 static enum unwind_result unwind_with_images( struct frame_source *source, CONTEXT *context,
                                               BOOL return_address, ULONG64 *start )
 {
-    return local_unwind( context, return_address, FALSE, start );
+    return local_unwind( source, context, return_address, FALSE, start );
 }
 
 /* our walks of a thread of this process (GetThreadCallStack, the watchdog)
@@ -161,7 +165,7 @@ static enum unwind_result unwind_with_images( struct frame_source *source, CONTE
 static enum unwind_result unwind_with_tables( struct frame_source *source, CONTEXT *context,
                                               BOOL return_address, ULONG64 *start )
 {
-    return local_unwind( context, return_address, TRUE, start );
+    return local_unwind( source, context, return_address, TRUE, start );
 }
 
 static BOOL local_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
@@ -247,8 +251,8 @@ static LONG CALLBACK stack_read_fault( EXCEPTION_POINTERS *ptrs )
     return stack_fault( ptrs );
 }
 
-ULONG walk_stack( struct frame_source *source, CONTEXT *context, BOOL from_call, ULONG skip, ULONG count,
-                  void **buffer, void **stack, const struct stack_limits *limits, BOOL buffer_faults )
+ULONG walk_stack_frames( struct frame_source *source, CONTEXT *context, BOOL from_call, ULONG skip, ULONG count,
+                         void **buffer, void **stack, const struct stack_limits *limits, BOOL buffer_faults )
 {
     volatile ULONG n = 0;  /* read after a fault unwinds the __TRY block */
 
@@ -271,7 +275,7 @@ static ULONG walk_current_thread( CONTEXT *context, ULONG skip, ULONG count, voi
 
     limits.low = (ULONG64)NtCurrentTeb()->Tib.StackLimit;
     limits.high = (ULONG64)NtCurrentTeb()->Tib.StackBase;
-    return walk_stack( &image_frames, context, TRUE, skip, count, buffer, NULL, &limits, buffer_faults );
+    return walk_stack_frames( &image_frames, context, TRUE, skip, count, buffer, NULL, &limits, buffer_faults );
 }
 
 

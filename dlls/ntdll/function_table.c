@@ -29,6 +29,7 @@
 #include "winternl.h"
 #include "wine/debug.h"
 #include "function_table.h"
+#include "pe_image.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(unwind);
 
@@ -85,6 +86,17 @@ static BOOL reserve_entry(void)
     return TRUE;
 }
 
+/* a loaded image's function table: the loader checked its headers */
+static RUNTIME_FUNCTION *image_functions( LDR_DATA_TABLE_ENTRY *module, ULONG *count )
+{
+    RUNTIME_FUNCTION *functions;
+    ULONG size = 0;
+
+    functions = RtlImageDirectoryEntryToData( module->DllBase, TRUE, IMAGE_DIRECTORY_ENTRY_EXCEPTION, &size );
+    *count = functions ? size / sizeof(RUNTIME_FUNCTION) : 0;
+    return functions;
+}
+
 /* index of the first entry whose base is above 'addr' */
 static ULONG upper_bound( ULONG_PTR addr, ULONG count )
 {
@@ -107,7 +119,7 @@ static ULONG upper_bound( ULONG_PTR addr, ULONG count )
 void function_table_add( LDR_DATA_TABLE_ENTRY *module )
 {
     struct image_range range;
-    ULONG pos, size = 0;
+    ULONG pos;
 
     if (table_failed) return;
     if (!reserve_entry())
@@ -120,9 +132,7 @@ void function_table_add( LDR_DATA_TABLE_ENTRY *module )
     range.base = (ULONG_PTR)module->DllBase;
     range.end = range.base + module->SizeOfImage;
     range.module = module;
-    range.functions = RtlImageDirectoryEntryToData( module->DllBase, TRUE,
-                                                    IMAGE_DIRECTORY_ENTRY_EXCEPTION, &size );
-    range.count = range.functions ? size / sizeof(RUNTIME_FUNCTION) : 0;
+    range.functions = image_functions( module, &range.count );
     pos = upper_bound( range.base, image_count );
 
     InterlockedIncrement( &sequence );
@@ -153,13 +163,9 @@ void function_table_remove( LDR_DATA_TABLE_ENTRY *module )
 /* the old way, for when the table cannot answer */
 static BOOL find_in_module_list( ULONG_PTR pc, struct image_range *range )
 {
-    ULONG size = 0;
-
     if (LdrFindEntryForAddress( (void *)pc, &range->module )) return FALSE;
     range->base = (ULONG_PTR)range->module->DllBase;
-    range->functions = RtlImageDirectoryEntryToData( range->module->DllBase, TRUE,
-                                                     IMAGE_DIRECTORY_ENTRY_EXCEPTION, &size );
-    range->count = range->functions ? size / sizeof(RUNTIME_FUNCTION) : 0;
+    range->functions = image_functions( range->module, &range->count );
     return TRUE;
 }
 
@@ -209,28 +215,31 @@ done:
 
 #ifdef __x86_64__
 
-/* a function table sorted by address; entries may point at another entry
- * (bit 0 of UnwindData) that holds the unwind data */
+/* the readers of pe_image.h: the tables of this process are read in place */
+static BOOL read_local_entry( void *ctx, ULONG index, RUNTIME_FUNCTION *func )
+{
+    *func = ((const RUNTIME_FUNCTION *)ctx)[index];
+    return TRUE;
+}
+
+static BOOL read_local_memory( void *ctx, ULONG_PTR addr, void *buffer, SIZE_T size )
+{
+    memcpy( buffer, (const void *)addr, size );
+    return TRUE;
+}
+
+/* the entry of 'pc' in a function table, where the unwinder reads it */
 static RUNTIME_FUNCTION *search_functions( ULONG_PTR pc, ULONG_PTR base, RUNTIME_FUNCTION *functions,
                                            ULONG count )
 {
-    RUNTIME_FUNCTION *func;
-    ULONG lo = 0, hi = count, mid, links;
+    RUNTIME_FUNCTION func;
+    ULONG_PTR addr;
+    ULONG index;
 
-    while (lo < hi)
-    {
-        mid = lo + (hi - lo) / 2;
-        func = &functions[mid];
-        if (pc < base + func->BeginAddress) hi = mid;
-        else if (pc >= base + func->EndAddress) lo = mid + 1;
-        else
-        {
-            for (links = 0; (func->UnwindData & 1) && links < 32; links++)
-                func = (RUNTIME_FUNCTION *)(base + (func->UnwindData & ~1));
-            return (func->UnwindData & 1) ? NULL : func;
-        }
-    }
-    return NULL;
+    if (!pe_find_function( read_local_entry, functions, count, base, pc, &func, &index )) return NULL;
+    addr = (ULONG_PTR)&functions[index];
+    if (!pe_follow_function_links( read_local_memory, NULL, base, &func, &addr )) return NULL;
+    return (RUNTIME_FUNCTION *)addr;
 }
 
 /***********************************************************************

@@ -29,7 +29,9 @@
 #include "wine/debug.h"
 #include "ntdll_misc.h"
 #include "backtrace.h"
+#include "remote_frames.h"
 #include "unwind_codes.h"
+#include "pe_image.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 
@@ -43,9 +45,6 @@ WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
  */
 
 #define MAX_IMAGES 1024
-
-/* more than any image has: bounds what a damaged header makes us read */
-#define MAX_FUNCTIONS 0x100000
 
 struct remote_image
 {
@@ -110,6 +109,20 @@ static BOOL remote_read( struct frame_source *source, ULONG64 addr, void *buffer
         memcpy( (BYTE *)buffer + done, data + offset, chunk );
         done += chunk;
     }
+    return TRUE;
+}
+
+/* the readers of pe_image.h */
+static BOOL read_target( void *ctx, ULONG_PTR addr, void *buffer, SIZE_T size )
+{
+    return remote_read( ctx, addr, buffer, size );
+}
+
+static BOOL read_copied_entry( void *ctx, ULONG index, RUNTIME_FUNCTION *func )
+{
+    const struct remote_image *image = ctx;
+
+    *func = image->functions[index];
     return TRUE;
 }
 
@@ -215,23 +228,16 @@ static void keep_table( ULONG pid, ULONG64 base, const BYTE *headers, const RUNT
 }
 
 /* a copy of the image's .pdata, kept or read in one go */
-static void load_functions( struct remote_source *remote, struct remote_image *image )
+static void load_image_functions( struct remote_source *remote, struct remote_image *image )
 {
     IMAGE_NT_HEADERS64 nt;
-    IMAGE_DOS_HEADER dos;
-    IMAGE_DATA_DIRECTORY *dir = &nt.OptionalHeader.DataDirectory[IMAGE_DIRECTORY_ENTRY_EXCEPTION];
     const BYTE *headers;
+    DWORD rva;
     ULONG count;
 
     image->loaded = TRUE;
-    if (!remote_read( &remote->source, image->base, &dos, sizeof(dos) ) || dos.e_magic != IMAGE_DOS_SIGNATURE ||
-        !remote_read( &remote->source, image->base + dos.e_lfanew, &nt, sizeof(nt) ) ||
-        nt.Signature != IMAGE_NT_SIGNATURE || nt.OptionalHeader.Magic != IMAGE_NT_OPTIONAL_HDR64_MAGIC ||
-        nt.OptionalHeader.NumberOfRvaAndSizes <= IMAGE_DIRECTORY_ENTRY_EXCEPTION)
-        return;
-    count = dir->Size / sizeof(RUNTIME_FUNCTION);
-    if (!dir->VirtualAddress || dir->VirtualAddress >= image->end - image->base || !count ||
-        count > MAX_FUNCTIONS)
+    if (!pe_read_nt_headers( read_target, &remote->source, image->base, &nt, NULL ) ||
+        !pe_function_table( &nt, image->end - image->base, &rva, &count ))
         return;
     if (!(image->functions = RtlAllocateHeap( GetProcessHeap(), 0, count * sizeof(RUNTIME_FUNCTION) ))) return;
     headers = image->base % CACHE_PAGE_SIZE ? NULL : remote_page( remote, image->base );
@@ -242,7 +248,7 @@ static void load_functions( struct remote_source *remote, struct remote_image *i
         return;
     }
     TRACE( "reading the .pdata of %I64x\n", image->base );
-    if (NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)(image->base + dir->VirtualAddress),
+    if (NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)(image->base + rva),
                              image->functions, count * sizeof(RUNTIME_FUNCTION), NULL ))
     {
         RtlFreeHeap( GetProcessHeap(), 0, image->functions );
@@ -257,33 +263,16 @@ static void load_functions( struct remote_source *remote, struct remote_image *i
 static BOOL find_function( struct remote_source *remote, ULONG64 pc, ULONG64 *base, RUNTIME_FUNCTION *func )
 {
     struct remote_image *image = NULL;
-    int lo, hi, mid, chain;
     ULONG i;
 
     for (i = 0; i < remote->nb_images; i++)
         if (pc >= remote->images[i].base && pc < remote->images[i].end) image = &remote->images[i];
     if (!image) return FALSE;
-    if (!image->loaded) load_functions( remote, image );
+    if (!image->loaded) load_image_functions( remote, image );
     if (!image->count) return FALSE;
     *base = image->base;
-
-    lo = 0;
-    hi = image->count - 1;
-    while (lo <= hi)
-    {
-        mid = (lo + hi) / 2;
-        *func = image->functions[mid];
-        if (pc < image->base + func->BeginAddress) hi = mid - 1;
-        else if (pc >= image->base + func->EndAddress) lo = mid + 1;
-        else
-        {
-            for (chain = 0; (func->UnwindData & 1) && chain < 32; chain++)
-                if (!remote_read( &remote->source, image->base + (func->UnwindData & ~1), func, sizeof(*func) ))
-                    return FALSE;
-            return !(func->UnwindData & 1);
-        }
-    }
-    return FALSE;
+    return pe_find_function( read_copied_entry, image, image->count, image->base, pc, func, NULL ) &&
+           pe_follow_function_links( read_target, &remote->source, image->base, func, NULL );
 }
 
 /* as RtlVirtualUnwind does, whether context->Rip is a return address or not */
@@ -353,7 +342,8 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     else
     {
         TRACE( "%lu images, stack %I64x-%I64x\n", remote->nb_images, limits.low, limits.high );
-        *ret_count = walk_stack( &remote->source, context, FALSE, skip, count, frames, stack_ptrs, &limits, TRUE );
+        *ret_count = walk_stack_frames( &remote->source, context, FALSE, skip, count, frames, stack_ptrs, &limits,
+                                        TRUE );
     }
     for (i = 0; i < remote->nb_images; i++) RtlFreeHeap( GetProcessHeap(), 0, remote->images[i].functions );
     RtlFreeHeap( GetProcessHeap(), 0, remote );

@@ -31,6 +31,7 @@
 #include "wine/debug.h"
 #include "ntdll_misc.h"
 #include "backtrace.h"
+#include "remote_frames.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 
@@ -58,7 +59,8 @@ static NTSTATUS walk_local_thread( TEB *teb, CONTEXT *context, ULONG skip, ULONG
         return STATUS_INVALID_HANDLE;
     }
     __ENDTRY
-    *ret_count = walk_stack( &thread_frame_source, context, FALSE, skip, count, frames, stack_ptrs, &limits, TRUE );
+    *ret_count = walk_stack_frames( &thread_frame_source, context, FALSE, skip, count, frames, stack_ptrs, &limits,
+                                    TRUE );
     return STATUS_SUCCESS;
 }
 

@@ -27,7 +27,6 @@
 #include "windef.h"
 #include "winternl.h"
 #include "wine/debug.h"
-#include "backtrace.h"
 #include "function_table.h"
 #include "unwind_codes.h"
 #include "unwind_cache.h"
@@ -185,19 +184,21 @@ static BOOL add_save( struct unwind_recipe *recipe, BYTE reg, const struct unwin
 /***********************************************************************
  *           compile_pe_recipe
  *
- * The recipe of RtlVirtualUnwind for 'pc' in 'func': unwind_codes.c runs
- * the same rules over symbols instead of values. Where it cannot say the
- * result as loads at offsets from the registers before the unwind (machine
- * frames, which load the stack pointer; a frame register restored by a
- * chained entry before it is used), there is no recipe.
+ * The recipe of RtlVirtualUnwind for 'pc' in 'func', whose code and unwind
+ * data 'source' reads: unwind_codes.c runs the same rules over symbols
+ * instead of values. Where it cannot say the result as loads at offsets
+ * from the registers before the unwind (machine frames, which load the
+ * stack pointer; a frame register restored by a chained entry before it is
+ * used), there is no recipe.
  */
-BOOL compile_pe_recipe( ULONG64 base, ULONG64 pc, const RUNTIME_FUNCTION *func, struct unwind_recipe *recipe )
+BOOL compile_pe_recipe( struct frame_source *source, ULONG64 base, ULONG64 pc, const RUNTIME_FUNCTION *func,
+                        struct unwind_recipe *recipe )
 {
     struct unwind_state state;
     const struct unwind_value *rsp, *rip;
     unsigned int i;
 
-    state.source = &thread_frame_source;
+    state.source = source;
     for (i = 0; i < ARRAY_SIZE(state.regs); i++)
     {
         state.regs[i].kind = VALUE_REGISTER;

@@ -56,6 +56,8 @@ struct unwind_host_frame_params
 
 #ifndef WINE_UNIX_LIB
 
+struct frame_source;
+
 enum cache_result
 {
     CACHE_MISS,
@@ -66,7 +68,7 @@ enum cache_result
 extern enum cache_result unwind_cache_lookup( CONTEXT *context );
 extern void unwind_cache_add( ULONG64 pc, ULONG generation, const CONTEXT *before, const CONTEXT *after,
                               const struct unwind_recipe *recipe );
-extern BOOL compile_pe_recipe( ULONG64 base, ULONG64 pc, const RUNTIME_FUNCTION *func,
+extern BOOL compile_pe_recipe( struct frame_source *source, ULONG64 base, ULONG64 pc, const RUNTIME_FUNCTION *func,
                                struct unwind_recipe *recipe );
 
 #endif

@@ -27,7 +27,7 @@
 #include "windef.h"
 #include "winternl.h"
 #include "wine/debug.h"
-#include "backtrace.h"
+#include "frame_source.h"
 #include "unwind_codes.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(backtrace);

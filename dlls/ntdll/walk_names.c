@@ -24,6 +24,7 @@
 
 #include "windef.h"
 #include "walk_names.h"
+#include "pe_image.h"
 
 /*
  * This file is built into ntdll (for the deadlock watchdog) and into
@@ -78,37 +79,31 @@ static BOOL read_string_rva( const struct image *image, DWORD rva, char *buffer,
 
 static BOOL open_image( struct image *image, const struct frame_reader *reader, ULONG_PTR base )
 {
-    IMAGE_DOS_HEADER dos;
-
     image->reader = reader;
     image->base = base;
-    if (!reader->read_memory( reader->ctx, base, &dos, sizeof(dos) ) || dos.e_magic != IMAGE_DOS_SIGNATURE ||
-        dos.e_lfanew <= 0 || dos.e_lfanew > 0x10000)
-        return FALSE;
-    image->nt_offset = dos.e_lfanew;
-    return reader->read_memory( reader->ctx, base + dos.e_lfanew, &image->nt, sizeof(image->nt) ) &&
-           image->nt.Signature == IMAGE_NT_SIGNATURE &&
-           image->nt.OptionalHeader.Magic == IMAGE_NT_OPTIONAL_HDR64_MAGIC &&
-           image->nt.OptionalHeader.NumberOfRvaAndSizes > IMAGE_DIRECTORY_ENTRY_EXCEPTION;
+    return pe_read_nt_headers( reader->read_memory, reader->ctx, base, &image->nt, &image->nt_offset );
+}
+
+/* entry 'index' of the image's function table, for pe_find_function */
+static BOOL read_function_entry( void *ctx, ULONG index, RUNTIME_FUNCTION *func )
+{
+    const struct image *image = ctx;
+    const IMAGE_DATA_DIRECTORY *dir = &image->nt.OptionalHeader.DataDirectory[IMAGE_DIRECTORY_ENTRY_EXCEPTION];
+
+    return read_rva( image, dir->VirtualAddress + index * sizeof(*func), func, sizeof(*func) );
 }
 
 /* Is there a function entry of the unwind data covering 'rva' that starts
  * after 'start'? Then the symbol at 'start' is another function's. */
 static BOOL function_starts_between( const struct image *image, DWORD start, DWORD rva )
 {
-    const IMAGE_DATA_DIRECTORY *dir = &image->nt.OptionalHeader.DataDirectory[IMAGE_DIRECTORY_ENTRY_EXCEPTION];
     RUNTIME_FUNCTION func;
-    DWORD low = 0, high = dir->Size / sizeof(func), mid;
+    DWORD table;
+    ULONG count;
 
-    while (low < high)
-    {
-        mid = low + (high - low) / 2;
-        if (!read_rva( image, dir->VirtualAddress + mid * sizeof(func), &func, sizeof(func) )) return FALSE;
-        if (rva < func.BeginAddress) high = mid;
-        else if (rva >= func.EndAddress) low = mid + 1;
-        else return func.BeginAddress > start;
-    }
-    return FALSE;
+    return pe_function_table( &image->nt, image->nt.OptionalHeader.SizeOfImage, &table, &count ) &&
+           pe_find_function( read_function_entry, (void *)image, count, 0, rva, &func, NULL ) &&
+           func.BeginAddress > start;
 }
 
 /* the named export with the highest address at or below 'rva' */

@@ -14,13 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* wine/server.h is Wine's own: Wine 10's, through ntuser.h, needs the
+ * Wine-internal part of winuser.h */
+#define __WINESRC__
 #include "ntstatus.h"
 #define WIN32_NO_STATUS
 #include <windows.h>
 #include <winternl.h>
 #include <wct.h>
 #include "wine/server.h"
-#include "wine/wait_chain.h"
 
 #define STANDALONE
 #include "wine/test.h"

@@ -10,6 +10,9 @@
 #define __TEST_FRAMES_H
 
 #include <windows.h>
+#if __has_include(<rtlsupportapi.h>)
+#include <rtlsupportapi.h>  /* the function tables' API, outside winnt.h in Wine 10's headers */
+#endif
 
 /* is 'addr' inside the function that starts at 'func', by its unwind data? */
 static inline BOOL in_function( const void *addr, const void *func )
