@@ -224,11 +224,17 @@ make_root() {
     mkdir -p "$DIR"
     making=1
     say "making a Debian 13 root in $ROOT with debootstrap --variant=minbase $SUITE (about a minute; log in $DIR/debootstrap.log)"
-    # in a namespace of its own: the mounts it makes go with it if it dies
-    if ! unshare --mount --pid --fork --kill-child --mount-proc --propagation private \
-            debootstrap --variant=minbase --arch=amd64 $SUITE "$ROOT" "$MIRROR" >"$DIR/debootstrap.log" 2>&1; then
+    # in a namespace of its own: the mounts it makes go with it if it dies;
+    # in the background, so that a signal stops it at once (on_signal)
+    unshare --mount --pid --fork --kill-child --mount-proc --propagation private \
+        debootstrap --variant=minbase --arch=amd64 $SUITE "$ROOT" "$MIRROR" >"$DIR/debootstrap.log" 2>&1 &
+    inner=$!
+    rc=0
+    wait $inner || rc=$?
+    inner=""
+    if [ $rc != 0 ]; then
         tail -15 "$DIR/debootstrap.log" | sed 's/^/    | /' >&2
-        die "debootstrap failed (log: $DIR/debootstrap.log)"
+        die "debootstrap failed (the end of its log is above)"
     fi
     write_sources
     echo "$SUITE $MIRROR $(date -u +%Y-%m-%dT%H:%MZ)" >"$ROOT/$MARKER"
@@ -249,6 +255,7 @@ on_exit() {
     if [ -n "$making" ]; then
         say "removing the half-made root"
         remove_root || true
+        rm -f "$DIR/debootstrap.log"
         rmdir "$DIR" 2>/dev/null || true
     fi
     exit $rc
@@ -260,7 +267,10 @@ on_signal() {
     echo "debian13: got SIG$1" >&2
     if [ -n "$inner" ]; then
         ns_init=$(cat /proc/$inner/task/$inner/children 2>/dev/null | awk '{ print $1 }')
-        [ -z "$ns_init" ] || kill -TERM "$ns_init" 2>/dev/null || true
+        # debootstrap as process 1 ignores TERM, and its root is removed
+        # anyway: KILL, and the kernel ends the namespace
+        if [ -n "$making" ]; then sig=KILL; else sig=TERM; fi
+        [ -z "$ns_init" ] || kill -$sig "$ns_init" 2>/dev/null || true
         wait "$inner" 2>/dev/null || true
         [ -z "$tailer" ] || wait "$tailer" 2>/dev/null || true
     fi

@@ -3,7 +3,7 @@
 # Debian 13 it says there is nothing to do; on another machine, as root,
 # a missing debootstrap, an archive that cannot be reached and a half-made
 # root left by an interrupted run each get a clear error and leave nothing
-# behind; then, in a small root made here (a shell and a few programs,
+# behind, and so does debootstrap stopped by SIGTERM; then, in a small root made here (a shell and a few programs,
 # marked complete), a command that fails and a run stopped by SIGTERM, by
 # SIGINT to its process group and by SIGHUP each end with every mount
 # undone in the namespace, no process left in the root and nothing
@@ -58,6 +58,30 @@ rc=0
 DEBIAN13_DIR="$dir/half" DEBIAN13_MIRROR=http://127.0.0.1:9/debian sh "$script" >"$dir/half.out" 2>&1 || rc=$?
 expect half 1 "was left half-made by an interrupted run: removing it and making it again" $rc
 nothing_left "$dir/half/root" half
+
+# debootstrap stopped by SIGTERM while it extracts: the half-made root goes
+# at once (a minute's download at most; only when the archive is reachable)
+mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '/^URIs:/ { print $2; exit }')
+if [ -n "$mirror" ] && wget -q -T 20 -t 1 -O /dev/null "$mirror/dists/trixie/Release"; then
+    DEBIAN13_DIR="$dir/interrupted" DEBIAN13_RUN=true sh "$script" >"$dir/interrupted.out" 2>&1 &
+    pid=$!
+    for i in $(seq 600); do
+        grep -q "Extracting" "$dir/interrupted/debootstrap.log" 2>/dev/null && break
+        sleep 0.1
+    done
+    kill -TERM $pid
+    rc=0
+    wait $pid || rc=$?
+    expect interrupted 143 "debian13: removing the half-made root" $rc
+    nothing_left "$dir/interrupted" interrupted
+    for p in /proc/[0-9]*; do
+        case $(readlink "$p/root" 2>/dev/null) in
+            "$dir/interrupted"*) echo "interrupted: process ${p#/proc/} left in the root"; fail=1 ;;
+        esac
+    done
+else
+    echo "(the host's archive cannot be reached: an interrupted debootstrap is not tried)"
+fi
 
 # A small root: dash, env, sleep and their libraries, the directories the
 # mounts need, and the mark of a complete root.
