@@ -1,11 +1,12 @@
 #!/bin/sh
 # 'make series' gives a git series Wine can take, and a real one: applied
 # with git am to a git repository of the pristine tree one patch at a time,
-# the tree builds after every patch (each commit builds the modules it and
-# the commits before it touched, incrementally, with no warning in our
-# files), so that no patch uses a file, header or function a later patch
-# brings. The last commit gives exactly the sources the layer is built from
+# the tree builds after every patch (the modules that patch touches, in the
+# tree the patches before it built, so incrementally; with no warning in
+# our files), so that no patch uses a file, header or function a later
+# patch brings. The last commit gives exactly the sources the layer is built from
 # (the staged tree), and its tests, in Wine's layout, pass on the layer.
+# timeout: 1200
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 . "$TOP/tools/config.sh"
@@ -36,7 +37,6 @@ module_of() {
 # Wine's build tools come from the staged tree; configure caches its checks,
 # so that a patch to configure.ac reconfigures in seconds.
 configured=""
-modules=""
 n=0
 for p in "$out"/patches/*.patch; do
     subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p" | head -1)
@@ -58,12 +58,13 @@ for p in "$out"/patches/*.patch; do
             (cd "$tree" && tools/make_requests >/dev/null)
         fi
     fi
+    modules=""
     for f in $changed; do
         m=$(module_of "$f")
         [ -n "$m" ] || continue
         case " $modules " in *" $m "*) ;; *) modules="$modules $m" ;; esac
     done
-    [ -n "$modules" ] || { echo "series: $n $(basename "$p"): nothing to build yet"; continue; }
+    [ -n "$modules" ] || { echo "series: $n $(basename "$p"): no module to build"; continue; }
     sh "$TOP/tools/build.sh" "$tree" "$(nproc)" "$modules" "" "" >"$out/build.log" 2>&1 ||
         { cat "$out/build.log"; echo "series: $(basename "$p") does not build on its own (with the patches before it)"; exit 1; }
     echo "series: $n $(basename "$p"): builds$modules"
