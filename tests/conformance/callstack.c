@@ -301,10 +301,12 @@ __asm__( ".text\n\t"
          "ret\n\t"
          ".seh_endproc" );
 
-static volatile LONG stop_spinning;
+static volatile LONG stop_spinning, spinning;
 
 static void __attribute__((noinline)) spin_loop(void)
 {
+    /* from here on, every sample leads back through spin_loop */
+    spinning = 1;
     while (!stop_spinning) spin_leaf();
     sink++;
 }
@@ -357,14 +359,16 @@ static void test_running_thread( const char *exe )
     PROCESS_INFORMATION pi;
     STARTUPINFOA si = { sizeof(si) };
     char cmd[MAX_PATH + 32];
-    HMODULE child_exe;
-    DWORD needed;
+    HMODULE child_exe = NULL;
+    LONG child_spinning = 0;
+    DWORD needed, i;
     HANDLE thread;
 
     winetest_push_context( "this process" );
-    stop_spinning = 0;
+    stop_spinning = spinning = 0;
     thread = CreateThread( NULL, 0, spin_thread, NULL, 0, NULL );
-    Sleep( 50 );
+    for (i = 0; i < 6000 && !spinning; i++) Sleep( 5 );
+    ok( spinning, "C-13: the thread did not reach spin_loop\n" );
     sample_spinning_thread( thread, 0, 1000 );
     stop_spinning = 1;
     ok( WaitForSingleObject( thread, 5000 ) == WAIT_OBJECT_0, "C-13: the thread was not resumed\n" );
@@ -374,12 +378,19 @@ static void test_running_thread( const char *exe )
     winetest_push_context( "another process" );
     sprintf( cmd, "\"%s\" callstack spin", exe );
     ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ), "C-13: no child\n" );
-    WaitForInputIdle( pi.hProcess, 1000 );
-    Sleep( 300 );
-    if (K32EnumProcessModules( pi.hProcess, &child_exe, sizeof(child_exe), &needed ))
+    /* wait until the child is in spin_loop (its executable is the first
+     * module listed): before, it may still be loading its DLLs */
+    for (i = 0; i < 6000 && !child_spinning; i++)
+    {
+        if (!K32EnumProcessModules( pi.hProcess, &child_exe, sizeof(child_exe), &needed ) ||
+            !ReadProcessMemory( pi.hProcess, (char *)&spinning - (char *)GetModuleHandleA( NULL ) + (char *)child_exe,
+                                &child_spinning, sizeof(child_spinning), NULL ))
+            child_spinning = 0;
+        if (!child_spinning) Sleep( 5 );
+    }
+    ok( child_spinning, "C-13: the child did not reach spin_loop, error %lu\n", GetLastError() );
+    if (child_spinning)
         sample_spinning_thread( pi.hThread, (ULONG_PTR)child_exe - (ULONG_PTR)GetModuleHandleA( NULL ), 200 );
-    else
-        ok( 0, "C-13: the child's modules cannot be listed, error %lu\n", GetLastError() );
     TerminateProcess( pi.hProcess, 0 );
     CloseHandle( pi.hProcess );
     CloseHandle( pi.hThread );
