@@ -1,7 +1,7 @@
 #!/bin/sh
 # make check-debian13 (tools/debian13.sh) without making a real root: on
-# Debian 13 it says there is nothing to do; on another machine, as root,
-# a missing debootstrap, an archive that cannot be reached and a half-made
+# Debian 13 it says there is nothing to do; on another machine it needs
+# root, and as root a missing debootstrap, an archive that cannot be reached and a half-made
 # root left by an interrupted run each get a clear error and leave nothing
 # behind, and so does debootstrap stopped by SIGTERM; then, in a small root made here (a shell and a few programs,
 # marked complete), a command that fails and a run stopped by SIGTERM, by
@@ -38,6 +38,12 @@ expect() {
 nothing_left() {
     if [ -e "$1" ]; then echo "$2: left $1 behind"; fail=1; else echo "$2: nothing left behind"; fi
 }
+
+# not root (nobody)
+rc=0
+setpriv --reuid=65534 --regid=65534 --clear-groups env DEBIAN13_DIR="$dir/notroot" sh "$script" >"$dir/notroot.out" 2>&1 || rc=$?
+expect notroot 1 "needs root (debootstrap, mount and chroot): run it as root, e.g. sudo make check-debian13" $rc
+nothing_left "$dir/notroot" notroot
 
 # no debootstrap on PATH (merged /usr: /bin is /usr/bin, debootstrap is in /usr/sbin)
 rc=0
