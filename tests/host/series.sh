@@ -72,8 +72,13 @@ done
 
 # --- the whole series -----------------------------------------------------
 
+# the patches after those applied above (a long Subject: is folded over
+# lines in the mail, so count commits rather than match subjects)
+applied=$(git -C "$tree" rev-list --count pristine..HEAD)
+i=0
 for p in "$out"/patches/*.patch; do
-    git -C "$tree" log --format=%s | grep -qxF "$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p" | head -1)" && continue
+    i=$((i + 1))
+    [ $i -le "$applied" ] && continue
     git_am "$p"
 done
 changed=$(git -C "$tree" diff --name-only pristine HEAD)
