@@ -18,12 +18,16 @@
 
 #include <stdio.h>
 #include <string.h>
+/* the wait-chain node is declared in Wine's server protocol, whose header
+ * (through Wine 10's ntuser.h) needs the Wine-internal part of winuser.h */
+#define __WINESRC__
 #include <windows.h>
 #include <tlhelp32.h>
 #include <psapi.h>
 #include <wct.h>
 #include <winternl.h>
 #include <pkfuncs.h>
+#include "wine/server_protocol.h"
 #include "wine/wait_chain.h"
 
 static NTSTATUS (WINAPI *p__wine_get_wait_chain)( DWORD, DWORD, struct wait_chain_node *, ULONG, ULONG *, BOOL * );
