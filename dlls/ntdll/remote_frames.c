@@ -71,7 +71,7 @@ struct remote_source
     struct cached_page  pages[CACHED_PAGES];
 };
 
-static BOOL read_process( HANDLE process, ULONG64 addr, void *buffer, SIZE_T size )
+static BOOL remote_read_process( HANDLE process, ULONG64 addr, void *buffer, SIZE_T size )
 {
     SIZE_T got = 0;
 
@@ -344,7 +344,7 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     remote->process = process;
     remote->pid = HandleToULong( info->ClientId.UniqueProcess );
     remote->nb_images = 0;
-    page_cache_init( &remote->cache, process, read_process, remote->pages, CACHED_PAGES );
+    page_cache_init( &remote->cache, process, remote_read_process, remote->pages, CACHED_PAGES );
     read_images( remote, (ULONG_PTR)info->TebBaseAddress );
     if (same_ntdll( remote )) remote->source.is_dispatcher = is_user_dispatcher;
 

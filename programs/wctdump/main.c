@@ -271,7 +271,7 @@ struct target
     BOOL                symbols; /* dbghelp initialized for it */
 };
 
-static BOOL read_process( HANDLE process, ULONG64 addr, void *buffer, SIZE_T size )
+static BOOL target_read_process( HANDLE process, ULONG64 addr, void *buffer, SIZE_T size )
 {
     SIZE_T done;
 
@@ -322,7 +322,7 @@ static BOOL open_target( struct target *target, DWORD pid )
     target->pages = malloc( CACHE_PAGES * sizeof(*target->pages) );
     target->modules = calloc( MAX_MODULES, sizeof(*target->modules) );
     if (!target->pages || !target->modules) return FALSE;
-    page_cache_init( &target->cache, target->process, read_process, target->pages, CACHE_PAGES );
+    page_cache_init( &target->cache, target->process, target_read_process, target->pages, CACHE_PAGES );
     if (!EnumProcessModules( target->process, handles, sizeof(handles), &needed )) return TRUE;
     for (i = 0; i < min( needed / sizeof(HMODULE), MAX_MODULES ); i++)
     {
