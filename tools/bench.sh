@@ -1,6 +1,7 @@
 #!/bin/sh
-# Benchmark driver: builds tests/bench/NAME.c, runs each on stock Wine 8.0
-# and on the layer in one invocation, and prints both figures and their ratio
+# Benchmark driver: builds tests/bench/NAME.c, runs each on the installed
+# stock Wine (8.0 or 10.0, the one the layer is built for) and on the layer
+# in one invocation, and prints both figures and their ratio
 # (stock / layer: above 1 means the layer is faster, for times).
 #
 # Usage: tools/bench.sh [NAME...]     (default: every benchmark)
@@ -20,13 +21,15 @@ BENCHBIN="${BENCHBIN:-$TESTBIN/bench}"
 RUNS=${BENCH_RUNS:-5}
 : "${WINEDEBUG:=-all}"
 export WINEDEBUG
+# the stock Wine the layer is compared with: "8.0", "10.0"
+STOCK_NAME=${WINE_SERIES#wine-}
 
 # table NAME: both figures of each line and their ratio
 table() {
-    printf '\n%-28s %14s %14s %11s   (medians of %s interleaved runs)\n' "$1" "stock 8.0" "layer" "stock/layer" "$RUNS"
+    printf '\n%-28s %14s %14s %11s   (medians of %s interleaved runs)\n' "$1" "stock $STOCK_NAME" "layer" "stock/layer" "$RUNS"
     # the stock figures are read first, and may be none at all: then its
     # own words (# lines) say why, under the table
-    awk -v stock_file="$BENCHBIN/$1.stock" '
+    awk -v stock_file="$BENCHBIN/$1.stock" -v wine="$STOCK_NAME" '
          BEGIN { while ((getline line < stock_file) > 0) {
                      sub(/\r$/, "", line); split(line, f, " ")
                      if (f[1] ~ /^#/) { sub(/^# */, "", line); notes[++n] = line }
@@ -37,8 +40,8 @@ table() {
              r = ($1 in stock && $2 > 0 && unit[$1] == "ns") ? sprintf("%.3fx", stock[$1] / $2) : ""
              printf "%-28s %14s %14s %11s\n", $1, s, sprintf("%.1f %s", $2, $3), r
          }
-         END { for (i = 1; i <= n; i++) printf "  (stock Wine 8.0: %s)\n", notes[i]
-               if (!n && !m) printf "  (stock Wine 8.0 printed nothing: see %s.N.err)\n", stock_file }' "$BENCHBIN/$1.layer"
+         END { for (i = 1; i <= n; i++) printf "  (stock Wine %s: %s)\n", wine, notes[i]
+               if (!n && !m) printf "  (stock Wine %s printed nothing: see %s.N.err)\n", wine, stock_file }' "$BENCHBIN/$1.layer"
 }
 
 case $RUNS in
@@ -98,7 +101,7 @@ for name in $names; do
         { cat "$BENCHBIN/$name.build.log"; exit 1; }
     run=1
     while [ $run -le "$RUNS" ]; do
-        echo "bench: $name, run $run of $RUNS (stock Wine 8.0, then the layer)" >&2
+        echo "bench: $name, run $run of $RUNS (stock Wine $STOCK_NAME, then the layer)" >&2
         run_once "$name" stock $run
         run_once "$name" layer $run
         run=$((run + 1))

@@ -5,13 +5,41 @@
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
-# The Debian Wine the layer is built from and runs with.
-WINE_VERSION="8.0~repack-4"
+# The Debian Wines the layer is built for, VERSION:SERIES:CODENAME each:
+# Debian's wine64 version, the layer's patch series for it (patches/SERIES:
+# its series file lists the patches in the order they apply, its manifest
+# says which patch carries each file of ours, tools/series.sh), and the
+# Debian release whose own Wine it is.
+WINE_SUPPORTED="8.0~repack-4:wine-8.0:bookworm 10.0~repack-6:wine-10.0:trixie"
 
-# The layer's patch series for that Wine: patches/$WINE_SERIES/series lists
-# the patches in the order they apply; patches/$WINE_SERIES/manifest says
-# which patch of it carries each file of ours (tools/series.sh).
-WINE_SERIES="wine-8.0"
+# wine_field VERSION N: field N of VERSION's entry above (nothing if none)
+wine_field() {
+    for _w in $WINE_SUPPORTED; do
+        [ "${_w%%:*}" = "$1" ] && { echo "$_w" | cut -d: -f"$2"; return 0; }
+    done
+    return 0
+}
+
+# The supported versions, for messages.
+WINE_SUPPORTED_TEXT="8.0~repack-4 (Debian 12, bookworm) and 10.0~repack-6 (Debian 13, trixie)"
+
+# The wine64 installed on this machine ("" when none is), and this
+# machine's Debian release.
+WINE_INSTALLED=$(dpkg-query -W -f='${db:Status-Status} ${Version}' wine64 2>/dev/null | sed -n 's/^installed //p')
+DEBIAN_CODENAME=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+
+# The Debian Wine the layer is built from and runs with: the installed
+# wine64, or with none the distribution's own (which tools/setup.sh
+# installs); WINE_SERIES is empty when that Wine is not supported.
+if [ -n "$WINE_INSTALLED" ]; then
+    WINE_VERSION=$WINE_INSTALLED
+else
+    WINE_VERSION=""
+    for _w in $WINE_SUPPORTED; do
+        [ "${_w##*:}" = "$DEBIAN_CODENAME" ] && WINE_VERSION=${_w%%:*}
+    done
+fi
+WINE_SERIES=$(wine_field "$WINE_VERSION" 2)
 
 # Where tools/setup.sh unpacks its source, relative to the checkout
 # (configure --with-wine-source=DIR builds from another tree).

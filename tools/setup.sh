@@ -1,6 +1,10 @@
 #!/bin/sh
-# Set-up for a fresh Debian 12 machine: the Debian packages the layer needs,
-# a deb-src entry, and Debian's Wine source of the installed version.
+# Set-up for a fresh Debian 12 or Debian 13 machine: the Debian packages the
+# layer needs, a deb-src entry, and Debian's Wine source of the installed
+# version. The layer is built for the wine64 that is installed; with none,
+# for the distribution's own (Debian 12: 8.0~repack-4, Debian 13:
+# 10.0~repack-6), which it installs. Any other Wine is refused before
+# anything is installed or fetched.
 #
 # Usage: tools/setup.sh [CACHEDIR]   (default: build/cache of this checkout)
 # Idempotent: prints nothing but a final "ok" line when all is in place.
@@ -15,9 +19,12 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${1:-$TOP/$(dirname "$WINE_SOURCE_DEFAULT")}
 SOURCE="$CACHE/$(basename "$WINE_SOURCE_DEFAULT")"
 
-PACKAGES="wine64 wine64-tools gcc-mingw-w64-x86-64 gcc make perl flex bison
+# wine64 and wine64-tools are installed at exactly WINE_VERSION; debootstrap
+# makes the Debian 13 root of make check-debian13 (not needed on Debian 13).
+PACKAGES="gcc-mingw-w64-x86-64 gcc make perl flex bison
 autoconf automake dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
-libxml-libxml-perl procps valgrind python3-jsonschema"
+libxml-libxml-perl procps valgrind python3-jsonschema git"
+[ "$DEBIAN_CODENAME" = trixie ] || PACKAGES="$PACKAGES debootstrap"
 
 say() { echo "setup: $*"; }
 die() { echo "setup: error: $*" >&2; exit 1; }
@@ -26,9 +33,17 @@ as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
 
+installed() {
+    dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
 missing_packages() {
     for p in $PACKAGES; do
-        dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+        installed "$p" || echo "$p"
+    done
+    for p in wine64 wine64-tools; do
+        [ "$(dpkg-query -W -f='${db:Status-Status} ${Version}' $p 2>/dev/null)" = "installed $WINE_VERSION" ] ||
+            echo "$p=$WINE_VERSION"
     done
 }
 
@@ -40,9 +55,25 @@ install_packages() {
     DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq $missing >/dev/null
 }
 
+# Before anything is installed: a Wine the layer has a series for.
+check_wine() {
+    if [ -n "$WINE_INSTALLED" ] && [ -z "$WINE_SERIES" ]; then
+        die "the installed wine64 is $WINE_INSTALLED; the layer supports Debian's Wine $WINE_SUPPORTED_TEXT." \
+            "Install one of those (apt-get install wine64=VERSION wine64-tools=VERSION) or run on Debian 12 or 13"
+    fi
+    if [ -z "$WINE_VERSION" ]; then
+        die "no wine64 is installed and this machine is not Debian 12 or 13 (VERSION_CODENAME=${DEBIAN_CODENAME:-none})," \
+            "so there is no Wine of the distribution to build for; the layer supports Debian's Wine $WINE_SUPPORTED_TEXT"
+    fi
+    [ -n "$WINE_INSTALLED" ] || say "no wine64 installed: building for Debian ${DEBIAN_CODENAME}'s own, $WINE_VERSION"
+    return 0
+}
+
+# After: apt installed what was asked, or wine64 was changed meanwhile.
 check_installed_wine() {
-    have=$(dpkg-query -W -f='${Version}' wine64 2>/dev/null || true)
-    [ "$have" = "$WINE_VERSION" ] || die "installed wine64 is '$have', but this layer is built from Debian's Wine $WINE_VERSION source; install wine64=$WINE_VERSION"
+    have=$(dpkg-query -W -f='${db:Status-Status} ${Version}' wine64 2>/dev/null || true)
+    [ "$have" = "installed $WINE_VERSION" ] ||
+        die "wine64 $WINE_VERSION is not installed after apt-get install (dpkg: ${have:-not installed})"
 }
 
 have_deb_src() {
@@ -60,13 +91,22 @@ add_deb_src() {
     if ! have_deb_src && [ -f /etc/apt/sources.list ]; then
         grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' | as_root tee -a /etc/apt/sources.list >/dev/null
     fi
-    have_deb_src || die "could not add a deb-src entry; add one for bookworm by hand"
+    have_deb_src || die "could not add a deb-src entry; add one for $DEBIAN_CODENAME by hand"
     as_root apt-get update -qq
+}
+
+# the version of an unpacked Debian source tree, from its changelog
+source_version() {
+    sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' "$1/debian/changelog" 2>/dev/null
 }
 
 fetch_source() {
     dsc="$CACHE/wine_$(echo "$WINE_VERSION" | sed 's/^[0-9]*://').dsc"
-    [ -d "$SOURCE" ] && [ -f "$SOURCE/.complete" ] && return 0
+    if [ -f "$SOURCE/.complete" ]; then
+        have=$(source_version "$SOURCE")
+        [ "$have" = "$WINE_VERSION" ] && return 0
+        say "$SOURCE holds Wine ${have:-of no known version}, not $WINE_VERSION: unpacking $WINE_VERSION instead"
+    fi
     add_deb_src
     mkdir -p "$CACHE"
     if [ ! -f "$dsc" ]; then
@@ -78,9 +118,9 @@ fetch_source() {
     say "unpacking the Wine source"
     rm -rf "$SOURCE"
     dpkg-source -q -x "$dsc" "$SOURCE" >"$CACHE/unpack.log" 2>&1 ||
-        { cat "$CACHE/unpack.log" >&2; die "could not unpack $dsc"; }
-    ver=$(dpkg-parsechangelog -l "$SOURCE/debian/changelog" -S Version)
-    [ "$ver" = "$WINE_VERSION" ] || die "fetched source is $ver, expected $WINE_VERSION"
+        { cat "$CACHE/unpack.log" >&2; rm -rf "$SOURCE"; die "could not unpack $dsc"; }
+    ver=$(source_version "$SOURCE")
+    [ "$ver" = "$WINE_VERSION" ] || { rm -rf "$SOURCE"; die "fetched source is $ver, expected $WINE_VERSION"; }
     touch "$SOURCE/.complete"
 }
 
@@ -115,6 +155,7 @@ fetch_test_programs() {
     done
 }
 
+check_wine
 install_packages
 check_installed_wine
 fetch_source

@@ -34,6 +34,13 @@ else
     shift 3
     . "$SRC/tools/config.sh"
     [ -f "$PRISTINE/.complete" ] || die "$PRISTINE is not a complete Wine source (run tools/setup.sh)"
+    [ -n "$WINE_SERIES" ] ||
+        die "the installed wine64 is ${WINE_VERSION:-none}; the layer supports Debian's Wine $WINE_SUPPORTED_TEXT"
+    [ -f "$SRC/patches/$WINE_SERIES/series" ] ||
+        die "no patch series for Wine $WINE_VERSION in this checkout (patches/$WINE_SERIES/series)"
+    pristine_version=$(sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' "$PRISTINE/debian/changelog")
+    [ "$pristine_version" = "$WINE_VERSION" ] ||
+        die "$PRISTINE is Wine ${pristine_version:-of no known version}, but the installed wine64 is $WINE_VERSION: run tools/setup.sh"
 fi
 
 

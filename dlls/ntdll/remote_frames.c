@@ -32,6 +32,7 @@
 #include "remote_frames.h"
 #include "unwind_codes.h"
 #include "pe_image.h"
+#include "page_cache.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 
@@ -55,18 +56,9 @@ struct remote_image
     ULONG             count;
 };
 
-/* Each read of the target is a server round trip, and a walk reads the same
- * few pages (the loader's list, .pdata, unwind data, the stack) again and
- * again: it keeps the pages it read. The thread walked is held still, and
- * the cache lives as long as one walk. */
-#define CACHE_PAGE_SIZE 0x1000
-#define CACHED_PAGES    32
-
-struct cached_page
-{
-    ULONG64 addr;       /* 0: empty */
-    BYTE    data[CACHE_PAGE_SIZE];
-};
+/* The thread walked is held still, so what the walk reads of its process
+ * stays true for the walk: the page cache lives as long as one walk. */
+#define CACHED_PAGES 32
 
 struct remote_source
 {
@@ -75,41 +67,23 @@ struct remote_source
     ULONG               pid;
     struct remote_image images[MAX_IMAGES];
     ULONG               nb_images;
+    struct page_cache   cache;
     struct cached_page  pages[CACHED_PAGES];
 };
 
-static const BYTE *remote_page( struct remote_source *remote, ULONG64 addr )
+static BOOL remote_read_process( HANDLE process, ULONG64 addr, void *buffer, SIZE_T size )
 {
-    struct cached_page *page = &remote->pages[(addr / CACHE_PAGE_SIZE) % CACHED_PAGES];
     SIZE_T got = 0;
 
-    if (!addr) return NULL;  /* never mapped, and 0 marks an empty slot */
-    if (page->addr == addr) return page->data;
-    page->addr = 0;
-    TRACE( "reading the page at %I64x\n", addr );
-    if (NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)addr, page->data, CACHE_PAGE_SIZE, &got ) ||
-        got != CACHE_PAGE_SIZE)
-        return NULL;
-    page->addr = addr;
-    return page->data;
+    TRACE( "reading %Iu bytes at %I64x\n", size, addr );
+    return !NtReadVirtualMemory( process, (void *)(ULONG_PTR)addr, buffer, size, &got ) && got == size;
 }
 
 static BOOL remote_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
 {
     struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
-    SIZE_T done = 0, offset, chunk;
-    const BYTE *data;
 
-    if (addr + size < addr) return FALSE;
-    while (done < size)
-    {
-        offset = (addr + done) % CACHE_PAGE_SIZE;
-        chunk = min( size - done, CACHE_PAGE_SIZE - offset );
-        if (!(data = remote_page( remote, addr + done - offset ))) return FALSE;
-        memcpy( (BYTE *)buffer + done, data + offset, chunk );
-        done += chunk;
-    }
-    return TRUE;
+    return page_cache_read( &remote->cache, addr, buffer, size );
 }
 
 /* the readers of pe_image.h */
@@ -180,7 +154,7 @@ struct kept_table
     ULONG             pid;
     ULONG64           base;
     ULONG             count;
-    BYTE              headers[CACHE_PAGE_SIZE];
+    BYTE              headers[PAGE_CACHE_PAGE_SIZE];
     RUNTIME_FUNCTION  functions[1];
 };
 
@@ -202,7 +176,7 @@ static BOOL copy_kept_table( ULONG pid, ULONG64 base, const BYTE *headers, RUNTI
     RtlAcquireSRWLockShared( &kept_lock );
     kept = *kept_slot( pid, base );
     found = kept && kept->pid == pid && kept->base == base && kept->count == count &&
-            !memcmp( kept->headers, headers, CACHE_PAGE_SIZE );
+            !memcmp( kept->headers, headers, PAGE_CACHE_PAGE_SIZE );
     if (found) memcpy( functions, kept->functions, count * sizeof(RUNTIME_FUNCTION) );
     RtlReleaseSRWLockShared( &kept_lock );
     return found;
@@ -218,7 +192,7 @@ static void keep_table( ULONG pid, ULONG64 base, const BYTE *headers, const RUNT
     kept->pid = pid;
     kept->base = base;
     kept->count = count;
-    memcpy( kept->headers, headers, CACHE_PAGE_SIZE );
+    memcpy( kept->headers, headers, PAGE_CACHE_PAGE_SIZE );
     memcpy( kept->functions, functions, count * sizeof(RUNTIME_FUNCTION) );
     RtlAcquireSRWLockExclusive( &kept_lock );
     old = *kept_slot( pid, base );
@@ -240,7 +214,7 @@ static void load_image_functions( struct remote_source *remote, struct remote_im
         !pe_function_table( &nt, image->end - image->base, &rva, &count ))
         return;
     if (!(image->functions = RtlAllocateHeap( GetProcessHeap(), 0, count * sizeof(RUNTIME_FUNCTION) ))) return;
-    headers = image->base % CACHE_PAGE_SIZE ? NULL : remote_page( remote, image->base );
+    headers = image->base % PAGE_CACHE_PAGE_SIZE ? NULL : page_cache_page( &remote->cache, image->base );
     if (headers && copy_kept_table( remote->pid, image->base, headers, image->functions, count ))
     {
         TRACE( "the .pdata of %I64x was kept\n", image->base );
@@ -370,7 +344,7 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     remote->process = process;
     remote->pid = HandleToULong( info->ClientId.UniqueProcess );
     remote->nb_images = 0;
-    for (i = 0; i < CACHED_PAGES; i++) remote->pages[i].addr = 0;
+    page_cache_init( &remote->cache, process, remote_read_process, remote->pages, CACHED_PAGES );
     read_images( remote, (ULONG_PTR)info->TebBaseAddress );
     if (same_ntdll( remote )) remote->source.is_dispatcher = is_user_dispatcher;
 

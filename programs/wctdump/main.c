@@ -36,6 +36,7 @@
 #include "wine/server.h"
 #include "wine/wait_chain.h"
 #include "wctdump.h"
+#include "page_cache.h"
 
 static const WCHAR usage[] =
     L"Usage: wctdump [OPTION...] [PROCESS...]\n"
@@ -250,7 +251,6 @@ static const WCHAR *status_name( WCT_OBJECT_STATUS status )
  */
 #define MAX_MODULES 1024
 #define CACHE_PAGES 64
-#define PAGE_SIZE_  4096
 
 struct module
 {
@@ -260,50 +260,29 @@ struct module
     HANDLE    file;     /* opened when first read; INVALID_HANDLE_VALUE: cannot be */
 };
 
-struct page
-{
-    ULONG_PTR addr;
-    BOOL      valid;
-    BYTE      data[PAGE_SIZE_];
-};
-
 struct target
 {
-    HANDLE         process;
-    DWORD          pid;
-    struct module *modules;
-    DWORD          count;
-    struct page   *cache;
-    BOOL           symbols;   /* dbghelp initialized for it */
+    HANDLE              process;
+    DWORD               pid;
+    struct module      *modules;
+    DWORD               count;
+    struct page_cache   cache;   /* the modules' headers and tables, for one report */
+    struct cached_page *pages;
+    BOOL                symbols; /* dbghelp initialized for it */
 };
+
+static BOOL target_read_process( HANDLE process, ULONG64 addr, void *buffer, SIZE_T size )
+{
+    SIZE_T done;
+
+    return ReadProcessMemory( process, (void *)(ULONG_PTR)addr, buffer, size, &done ) && done == size;
+}
 
 static BOOL read_target_memory( void *ctx, ULONG_PTR addr, void *buffer, SIZE_T size )
 {
     struct target *target = ctx;
-    SIZE_T done, chunk;
-    struct page *page;
-    ULONG_PTR start;
-    BYTE *dst = buffer;
 
-    while (size)
-    {
-        start = addr & ~(ULONG_PTR)(PAGE_SIZE_ - 1);
-        page = &target->cache[(start / PAGE_SIZE_) % CACHE_PAGES];
-        if (!page->valid || page->addr != start)
-        {
-            page->addr = start;
-            page->valid = ReadProcessMemory( target->process, (void *)start, page->data, PAGE_SIZE_, &done ) &&
-                          done == PAGE_SIZE_;
-            if (!page->valid)
-                return ReadProcessMemory( target->process, (void *)addr, dst, size, &done ) && done == size;
-        }
-        chunk = min( size, start + PAGE_SIZE_ - addr );
-        memcpy( dst, page->data + (addr - start), chunk );
-        dst += chunk;
-        addr += chunk;
-        size -= chunk;
-    }
-    return TRUE;
+    return page_cache_read( &target->cache, addr, buffer, size );
 }
 
 static struct module *find_module( struct target *target, ULONG_PTR addr )
@@ -340,9 +319,10 @@ static BOOL open_target( struct target *target, DWORD pid )
     memset( target, 0, sizeof(*target) );
     target->pid = pid;
     if (!(target->process = OpenProcess( PROCESS_QUERY_INFORMATION | PROCESS_VM_READ, FALSE, pid ))) return FALSE;
-    target->cache = calloc( CACHE_PAGES, sizeof(*target->cache) );
+    target->pages = malloc( CACHE_PAGES * sizeof(*target->pages) );
     target->modules = calloc( MAX_MODULES, sizeof(*target->modules) );
-    if (!target->cache || !target->modules) return FALSE;
+    if (!target->pages || !target->modules) return FALSE;
+    page_cache_init( &target->cache, target->process, target_read_process, target->pages, CACHE_PAGES );
     if (!EnumProcessModules( target->process, handles, sizeof(handles), &needed )) return TRUE;
     for (i = 0; i < min( needed / sizeof(HMODULE), MAX_MODULES ); i++)
     {
@@ -367,7 +347,7 @@ static void close_target( struct target *target )
     if (target->symbols) SymCleanup( target->process );
     if (target->process) CloseHandle( target->process );
     free( target->modules );
-    free( target->cache );
+    free( target->pages );
 }
 
 /* dbghelp, for what the symbol table and the exports do not name (PDB, and

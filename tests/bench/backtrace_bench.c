@@ -9,6 +9,9 @@
 
 #include <stdio.h>
 #include <windows.h>
+#if __has_include(<rtlsupportapi.h>)
+#include <rtlsupportapi.h>  /* RtlLookupFunctionEntry, outside winnt.h in Wine 10's headers */
+#endif
 #include <psapi.h>
 
 #include "bench.h"

@@ -58,6 +58,9 @@ make -s -C "$TOP" deb >"$scratch/deb.log" 2>&1 || { cat "$scratch/deb.log"; exit
 deb=$(ls "$TOP"/build/deb/wine-layer_*_amd64.deb)
 depends=$(dpkg-deb -f "$deb" Depends)
 wine_version=$(sed -n 's/^WINE_VERSION="\(.*\)"$/\1/p' "$TOP/loader/wine-layer")
+installed=$(dpkg-query -W -f='${Version}' wine64)
+[ "$wine_version" = "$installed" ] ||
+    { echo "the launcher was configured for wine64 $wine_version, but $installed is installed"; fail=1; }
 case "$depends" in
     *"wine64 (= $wine_version)"*) echo "$(basename "$deb"): Depends: $depends" ;;
     *) echo "$(basename "$deb") depends on '$depends', not wine64 (= $wine_version)"; fail=1 ;;

@@ -30,6 +30,7 @@ run() {
 
 run 0 "Usage: wine-layer [--stock] PROGRAM" --help
 if grep -q "Usage: wine PROGRAM" "$dir/out"; then echo "--help prints Wine's usage"; fail=1; fi
+. "$TOP/tools/config.sh"
 run 0 "runs on ${WINE_SERIES}" --version
 grep -q "^wine-layer [0-9]" "$dir/out" || { echo "--version: no version of the layer"; fail=1; }
 run 1 "--env prints the environment and runs nothing: drop 'true.exe'" --env true.exe

@@ -14,13 +14,13 @@ exists() {
     if make -C "$TOP" -n "$1" >/dev/null 2>&1; then return 0; fi
     echo "$2 lists 'make $1', which does not exist"; fail=1
 }
-helped=$(make -s -C "$TOP" help | sed -n 's/^make \([a-z-]*\) .*/\1/p')
-for t in check check-stock demo bench install uninstall deb patches clean; do
+helped=$(make -s -C "$TOP" help | sed -n 's/^make \([a-z0-9-]*\) .*/\1/p')
+for t in check check-stock check-debian13 demo bench install uninstall deb patches clean; do
     echo "$helped" | grep -qx "$t" || { echo "make help does not list $t"; fail=1; }
 done
 for t in $helped; do exists "$t" "make help"; done
 echo "make help: $(echo $helped)"
-advertised=$(cd "$TOP" && ./configure --help | sed -n 's/^  make \([a-z-]*\) .*/\1/p')
+advertised=$(cd "$TOP" && ./configure --help | sed -n 's/^  make \([a-z0-9-]*\) .*/\1/p')
 [ -n "$advertised" ] || { echo "./configure --help advertises no target"; fail=1; }
 for t in $advertised; do exists "$t" "./configure --help"; done
 echo "./configure --help: $(echo $advertised)"
@@ -46,6 +46,7 @@ printf 'mutex_wait_release 40.0 ns\nwct_chain_1_nodes 900.0 ns\n' >"$dir/wct.lay
 BENCHBIN="$dir" sh "$TOP/tools/bench.sh" --table wct >"$dir/table"
 cat "$dir/table"
 grep -q 'mutex_wait_release .* 1.250x' "$dir/table" && grep -q 'wct_chain_1_nodes  *none ' "$dir/table" &&
-    grep -q '(stock Wine 8.0: Wait Chain Traversal not supported)' "$dir/table" && ! grep -q failed "$dir/table" ||
+    grep -qF "(stock Wine ${WINE_SERIES#wine-}: Wait Chain Traversal not supported)" "$dir/table" &&
+    grep -qF "stock ${WINE_SERIES#wine-} " "$dir/table" && ! grep -q failed "$dir/table" ||
     { echo "the table does not say why stock Wine has no figure"; fail=1; }
 exit $fail

@@ -1,0 +1,98 @@
+/*
+ * Pages of another process, kept across the reads of a walk or a report
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301, USA
+ */
+
+
+#ifndef __WINE_NTDLL_PAGE_CACHE_H
+#define __WINE_NTDLL_PAGE_CACHE_H
+
+/*
+ * The one cache of another process's memory, for the walker of other
+ * processes (remote_frames.c) and for wctdump's namer of frames. Each read
+ * of another process is a server round trip, and a walk or the naming of a
+ * frame reads the same few pages (the loader's list, headers, .pdata,
+ * unwind data, the stack) again and again: whole pages are read once and
+ * kept, one slot per page address modulo the number of slots. The owner
+ * says how long what the cache holds stays true (one walk of a thread held
+ * still, one report) and clears it then. It needs windef.h only, includes
+ * nothing of ours and allocates nothing.
+ */
+
+#define PAGE_CACHE_PAGE_SIZE 0x1000
+
+struct cached_page
+{
+    ULONG64 addr;       /* 0: empty (page 0 is never mapped) */
+    BYTE    data[PAGE_CACHE_PAGE_SIZE];
+};
+
+/* 'size' bytes of 'process' at 'addr'; TRUE when all were read */
+typedef BOOL (*page_cache_read_func)( HANDLE process, ULONG64 addr, void *buffer, SIZE_T size );
+
+struct page_cache
+{
+    HANDLE               process;
+    page_cache_read_func read;
+    struct cached_page  *pages;
+    unsigned int         count;   /* slots in pages */
+};
+
+static inline void page_cache_init( struct page_cache *cache, HANDLE process, page_cache_read_func read,
+                                    struct cached_page *pages, unsigned int count )
+{
+    unsigned int i;
+
+    cache->process = process;
+    cache->read = read;
+    cache->pages = pages;
+    cache->count = count;
+    for (i = 0; i < count; i++) pages[i].addr = 0;
+}
+
+/* the whole page at 'addr' (page-aligned), or NULL when it cannot be read */
+static inline const BYTE *page_cache_page( struct page_cache *cache, ULONG64 addr )
+{
+    struct cached_page *page = &cache->pages[(addr / PAGE_CACHE_PAGE_SIZE) % cache->count];
+
+    if (!addr) return NULL;
+    if (page->addr == addr) return page->data;
+    page->addr = 0;
+    if (!cache->read( cache->process, addr, page->data, PAGE_CACHE_PAGE_SIZE )) return NULL;
+    page->addr = addr;
+    return page->data;
+}
+
+static inline BOOL page_cache_read( struct page_cache *cache, ULONG64 addr, void *buffer, SIZE_T size )
+{
+    SIZE_T done = 0, offset, chunk;
+    const BYTE *data;
+
+    if (addr + size < addr) return FALSE;
+    while (done < size)
+    {
+        offset = (addr + done) % PAGE_CACHE_PAGE_SIZE;
+        chunk = min( size - done, PAGE_CACHE_PAGE_SIZE - offset );
+        if (!(data = page_cache_page( cache, addr + done - offset ))) return FALSE;
+        memcpy( (BYTE *)buffer + done, data + offset, chunk );
+        done += chunk;
+    }
+    return TRUE;
+}
+
+#endif  /* __WINE_NTDLL_PAGE_CACHE_H */
