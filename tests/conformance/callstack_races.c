@@ -29,6 +29,7 @@ static BOOL (WINAPI *pWaitOnAddress)(volatile void *, void *, SIZE_T, DWORD);
 
 static volatile LONG sink, stop, address;
 static volatile LONG rounds;
+static const BYTE *worker_teb;
 static HANDLE never_event;
 static unsigned int truncated;
 
@@ -74,6 +75,7 @@ static void __attribute__((noinline)) worker_loop(void)
 
 static DWORD WINAPI worker( void *arg )
 {
+    worker_teb = (const BYTE *)NtCurrentTeb();
     worker_loop();
     sink++;
     return 0;
@@ -164,6 +166,26 @@ static BOOL check_walk( const CallSnapshot *frames, ULONG count, char *why, size
     return TRUE;
 }
 
+/*
+ * The layer keeps a wait record (16 bytes at +0x1f00) and a blocked
+ * thread's registers (+0x1f10 to +0x1fa8) in the gap between the 64-bit
+ * TEB (0x1838 bytes) and the 32-bit one at +0x2000, where nothing else of
+ * Wine reads or writes (docs/WAIT_RECORDS.md). After thousands of waits,
+ * walks and suspensions the rest of the gap must still be zero.
+ */
+static void check_teb_gap( const BYTE *teb, const char *whose )
+{
+    static const struct { unsigned int start, end; } unused[] = { { 0x1838, 0x1f00 }, { 0x1fa8, 0x2000 } };
+    unsigned int i, offset;
+
+    for (i = 0; i < ARRAY_SIZE(unused); i++)
+    {
+        for (offset = unused[i].start; offset < unused[i].end && !teb[offset]; offset++) ;
+        ok( offset == unused[i].end, "C-15: %s TEB: byte +%#x of the unused gap is %#x\n", whose, offset,
+            offset < unused[i].end ? teb[offset] : 0 );
+    }
+}
+
 START_TEST(callstack_races)
 {
     HMODULE coredll = LoadLibraryA( "coredll.dll" );
@@ -202,6 +224,8 @@ START_TEST(callstack_races)
             ok( 0, "C-15: walk %u: %s: %lu frames, %#Ix %#Ix %#Ix\n", i, why, count, frames[0].dwReturnAddr,
                 frames[1].dwReturnAddr, frames[2].dwReturnAddr );
     }
+    check_teb_gap( worker_teb, "the worker's" );
+    check_teb_gap( (const BYTE *)NtCurrentTeb(), "the walker's" );
     stop = 1;
     ok( WaitForSingleObject( thread, 10000 ) == WAIT_OBJECT_0, "the worker did not stop\n" );
     CloseHandle( thread );
