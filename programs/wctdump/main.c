@@ -457,7 +457,9 @@ struct cycle
 static struct cycle cycles[MAX_CYCLES];
 static unsigned int cycle_count, deadlocked_count, waiting_count, unfollowed_count, other_process_count,
                     gone_count, error_count, not_responding_count;
-static unsigned int unfollowed_kinds[WAIT_RECORD_KIND_COUNT];
+/* counted by the kind of wait: the wait records' kinds, then host calls */
+#define UNFOLLOWED_HOST_CALL WAIT_RECORD_KIND_COUNT
+static unsigned int unfollowed_kinds[WAIT_RECORD_KIND_COUNT + 1];
 
 static BOOL is_blocked( const struct thread_report *report )
 {
@@ -624,7 +626,8 @@ static void classify( struct thread_report *report, DWORD pid )
         return;
     report->state = STATE_UNFOLLOWED;
     unfollowed_count++;
-    unfollowed_kinds[last->wait_kind < WAIT_RECORD_KIND_COUNT ? last->wait_kind : 0]++;
+    if (last->wait_kind == WAIT_HOST_CALL) unfollowed_kinds[UNFOLLOWED_HOST_CALL]++;
+    else unfollowed_kinds[last->wait_kind < WAIT_RECORD_KIND_COUNT ? last->wait_kind : 0]++;
 }
 
 static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thread_report *report )
@@ -705,12 +708,40 @@ static const WCHAR *wait_kind_text( unsigned int kind, BOOL json )
     return json ? ids[kind] : text[kind];
 }
 
+/* The Linux system call a thread blocked in a host call is in (the node's
+ * object): the ones the server reports, by their x86_64 numbers. */
+static const WCHAR *host_call_name( ULONGLONG nr )
+{
+    static const struct { unsigned int nr; const WCHAR *name; } calls[] =
+    {
+        { 0, L"read" }, { 1, L"write" }, { 7, L"poll" }, { 17, L"pread64" }, { 18, L"pwrite64" },
+        { 19, L"readv" }, { 20, L"writev" }, { 23, L"select" }, { 34, L"pause" }, { 35, L"nanosleep" },
+        { 42, L"connect" }, { 43, L"accept" }, { 44, L"sendto" }, { 45, L"recvfrom" }, { 46, L"sendmsg" },
+        { 47, L"recvmsg" }, { 61, L"wait4" }, { 72, L"fcntl" }, { 73, L"flock" }, { 128, L"rt_sigtimedwait" },
+        { 130, L"rt_sigsuspend" }, { 202, L"futex" }, { 230, L"clock_nanosleep" }, { 232, L"epoll_wait" },
+        { 247, L"waitid" }, { 270, L"pselect6" }, { 271, L"ppoll" }, { 281, L"epoll_pwait" },
+        { 288, L"accept4" }, { 295, L"preadv" }, { 296, L"pwritev" }, { 299, L"recvmmsg" },
+        { 327, L"preadv2" }, { 328, L"pwritev2" }, { 441, L"epoll_pwait2" },
+    };
+    unsigned int i;
+
+    for (i = 0; i < ARRAY_SIZE(calls); i++) if (calls[i].nr == nr) return calls[i].name;
+    return NULL;
+}
+
 /* a blocked thread's own wait, after "blocked" */
 static void print_own_wait( const struct wait_chain_node *node )
 {
     const WCHAR *kind = wait_kind_text( node->wait_kind, FALSE );
 
     if (node->wait_kind == WAIT_MESSAGE_QUEUE) print( L" waiting for messages" );
+    else if (node->wait_kind == WAIT_HOST_CALL)
+    {
+        /* the object is the system call's number, not an address */
+        if (host_call_name( node->object )) print( L" in the host system call %ls()", host_call_name( node->object ) );
+        else print( L" in host system call %I64u", node->object );
+        if (node->name_len) print( L" on %.*ls", (int)(node->name_len / sizeof(WCHAR)), node->name );
+    }
     else if (node->wait_kind == WAIT_OBJECTS && node->object > 1)
         print( L" on %I64u objects: %.*ls", node->object, (int)(node->name_len / sizeof(WCHAR)), node->name );
     else if (node->wait_kind == WAIT_OBJECTS)
@@ -795,6 +826,10 @@ static BOOL same_group( const struct thread_report *a, const struct thread_repor
     if (a->error != b->error || a->count != b->count || a->count > 1) return FALSE;
     if (a->count && (a->nodes[0].status != b->nodes[0].status || a->nodes[0].wait_kind != b->nodes[0].wait_kind ||
                      a->nodes[0].object != b->nodes[0].object || a->nodes[0].unanswered_ms || b->nodes[0].unanswered_ms))
+        return FALSE;
+    /* what they wait on: a host call's descriptors, the objects of a wait */
+    if (a->count && (a->nodes[0].name_len != b->nodes[0].name_len ||
+                     memcmp( a->nodes[0].name, b->nodes[0].name, a->nodes[0].name_len )))
         return FALSE;
     return a->stack_count == b->stack_count && !memcmp( a->stack, b->stack, a->stack_count * sizeof(a->stack[0]) );
 }
@@ -894,6 +929,7 @@ static const WCHAR *kind_phrase( unsigned int kind )
     case WAIT_RECORD_CONDITION_VARIABLE: return L"a condition variable";
     case WAIT_RECORD_ADDRESS: return L"WaitOnAddress";
     case WAIT_RECORD_CRITICAL_SECTION: return L"a critical section nobody owns";
+    case UNFOLLOWED_HOST_CALL: return L"a host system call (a read of a pipe or FIFO, a poll, ...)";
     default: return L"an event, a semaphore or another object without an owner";
     }
 }
@@ -926,7 +962,7 @@ static void print_summary_text( const struct process_report *processes, DWORD co
     {
         print( L"%u blocked thread%ls wait%ls on something whose owner cannot be followed (",
                unfollowed_count, unfollowed_count == 1 ? L"" : L"s", unfollowed_count == 1 ? L"s" : L"" );
-        for (i = 0; i < WAIT_RECORD_KIND_COUNT; i++)
+        for (i = 0; i <= UNFOLLOWED_HOST_CALL; i++)
         {
             if (!unfollowed_kinds[i] || i == WAIT_RECORD_SRW_SHARED) continue;
             if (i == WAIT_RECORD_SRW_EXCLUSIVE) unfollowed_kinds[i] += unfollowed_kinds[WAIT_RECORD_SRW_SHARED];
@@ -1040,7 +1076,18 @@ static void print_thread_json( struct target *target, const struct thread_report
             print( L", \"wait\": \"objects\", \"objects\": " );
             print_json_string( name );
         }
-        if (node->object && node->wait_kind != WAIT_OBJECTS) print( L", \"address\": \"0x%I64x\"", node->object );
+        else if (node->wait_kind == WAIT_HOST_CALL && is_thread_node( node ))
+        {
+            print( L", \"wait\": \"host_call\"" );
+            if (host_call_name( node->object )) print( L", \"call\": \"%ls\"", host_call_name( node->object ) );
+            else print( L", \"call\": \"%I64u\"", node->object );
+            memcpy( name, node->name, node->name_len );
+            name[node->name_len / sizeof(WCHAR)] = 0;
+            print( L", \"on\": " );
+            print_json_string( name );
+        }
+        else if (node->object && node->wait_kind != WAIT_OBJECTS && node->wait_kind != WAIT_HOST_CALL)
+            print( L", \"address\": \"0x%I64x\"", node->object );
         print( L"}" );
     }
     print( L"],\n       \"stack\": [" );
