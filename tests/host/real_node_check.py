@@ -20,6 +20,7 @@
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
+import bisect
 import json
 import re
 import struct
@@ -250,14 +251,22 @@ def samples(node, path, unix_pid):
         maps.append((start, end, 'x' in fields[1], fields[4] == '0'))
     mem = open('/proc/%s/mem' % unix_pid, 'rb')
 
+    maps.sort()
+    starts = [m[0] for m in maps]
+
+    def mapping(addr):
+        i = bisect.bisect_right(starts, addr) - 1
+        return maps[i] if i >= 0 and addr < maps[i][1] else None
+
     def executable(addr):
-        return any(start <= addr < end and x for start, end, x, anon in maps)
+        m = mapping(addr)
+        return bool(m and m[2])
 
     def generated(addr):
         """executable memory of no module: node.exe's image is anonymous
         memory too (its sections are not aligned in the file), so left out"""
-        return not pe.base <= addr < pe.base + pe.size and any(
-            start <= addr < end and x and anon for start, end, x, anon in maps)
+        m = mapping(addr)
+        return not pe.base <= addr < pe.base + pe.size and bool(m and m[2] and m[3])
 
     walks = frames = outside = 0
     for line in open(path, encoding='utf-8', errors='replace'):
