@@ -161,6 +161,12 @@ waiter=$(awk '/^  thread [0-9]*: blocked for [0-9]* ms sleeping on a condition v
 [ -n "$waiter" ] && echo "workers: the waiter (thread ${waiter%:}) sleeps on a condition variable in SleepConditionVariableSRW" ||
     { echo "workers: no thread sleeps on a condition variable through SleepConditionVariableSRW"; fail=1; }
 $check stacks "$node" "$dir/workers.json" | sed 's/^/workers: /' || fail=1
+# the report of a host call is what docs/wctdump.schema.json says
+python3 -c '
+import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))
+' "$TOP/docs/wctdump.schema.json" "$dir/workers.json" && echo "workers: the JSON report follows the schema" ||
+    { echo "workers: the JSON report does not follow docs/wctdump.schema.json"; fail=1; }
 
 # node was not harmed: it reads the line, wakes the waiter and ends
 echo "a line through node" >&3
