@@ -10,6 +10,7 @@
 # of the spinning thread must stand in V8's generated code.
 #
 # GetThreadCallStack and wctdump do not exist on stock Wine: layer only.
+# timeout: 600
 set -eu
 [ -z "$STOCK" ] || { echo "layer only (stock Wine has no GetThreadCallStack)"; exit 77; }
 . "$TOP/tools/testlib.sh"

@@ -14,10 +14,11 @@
 #   - node with two blocked workers, one in Atomics.wait, one in a
 #     synchronous read of a FIFO: each is reported blocked with what it
 #     waits in (a condition variable, in V8's futex emulation; the host
-#     system call poll() on the FIFO), and once a line is written node reads
+#     system call poll() or read() on the FIFO), and once a line is written node reads
 #     it, wakes the waiter and ends as it should.
 #
 # Wait Chain Traversal does not exist on stock Wine: layer only.
+# timeout: 600
 set -eu
 [ -z "$STOCK" ] || { echo "layer only (stock Wine has no wctdump)"; exit 77; }
 . "$TOP/tools/testlib.sh"
@@ -29,9 +30,12 @@ fail=0
 node_win10 ""
 
 # kinds FILE: what the threads of a report wait in, counted ("2 blocked
-# objects IoCompletion"); addresses and ids left out
+# objects IoCompletion"); addresses and ids left out. A synchronous read of
+# a FIFO sleeps in poll() (Wine 8.0's ntdll polls before it reads) or read():
+# the same wait, either is right.
 kinds() {
-    $check threads "$1" | awk '$1 != "verdict" { print $2, $3, ($3 ~ /^(objects|host_call)/ ? $4 : "") }' |
+    $check threads "$1" | sed 's/ host_call:\(poll\|read\) / host_call:read-or-poll /' |
+        awk '$1 != "verdict" { print $2, $3, ($3 ~ /^(objects|host_call)/ ? $4 : "") }' |
         sort | uniq -c | sed 's/^ *//; s/ *$//' | paste -sd';'
 }
 
@@ -63,16 +67,27 @@ start_node node "$TOP/tests/host/programs/node_idle.js"
 idle="4 blocked condition_variable;2 blocked objects IoCompletion"
 wait_state "$dir/idle.json" "$pid" "$idle" || fail=1
 
-rc=0; "$LAYER" wctdump "$pid" >"$dir/idle.txt" 2>"$dir/idle.txt.err" || rc=$?
-tr -d '\r' <"$dir/idle.txt" >"$dir/idle.report"
-head -3 "$dir/idle.report"
-if [ $rc = 5 ] &&
-   [ "$(sed -n 1p "$dir/idle.report")" = "no deadlock found, but not every chain could be followed" ] &&
-   [ "$(sed -n 2p "$dir/idle.report")" = "6 blocked threads wait on something whose owner cannot be followed (2 on an event, a semaphore or another object without an owner, 4 on a condition variable): a deadlock through them would not show" ] &&
-   [ "$(sed -n 3p "$dir/idle.report")" = "6 threads of 1 process: $pid node.exe" ]; then
+# text_report NAME PID EXPECTED: wctdump's text report into NAME.report
+# until its first lines are EXPECTED (a thread of node's that wakes for a
+# timer of its own is briefly in another state), 10 reports at most
+text_report() {
+    for i in $(seq 10); do
+        rc=0; "$LAYER" wctdump "$2" >"$dir/$1.txt" 2>"$dir/$1.txt.err" 3>&- || rc=$?
+        tr -d '\r' <"$dir/$1.txt" >"$dir/$1.report"
+        [ $rc = 5 ] && [ "$(head -n "$(echo "$3" | wc -l)" "$dir/$1.report")" = "$3" ] && return 0
+    done
+    echo "$1: wctdump exited $rc and began:"; head -n "$(echo "$3" | wc -l)" "$dir/$1.report"
+    echo "$1: instead of:"; echo "$3"
+    return 1
+}
+
+if text_report idle "$pid" "no deadlock found, but not every chain could be followed
+6 blocked threads wait on something whose owner cannot be followed (2 on an event, a semaphore or another object without an owner, 4 on a condition variable): a deadlock through them would not show
+6 threads of 1 process: $pid node.exe"; then
+    head -3 "$dir/idle.report"
     echo "idle node: exit 5, its six waits counted by kind"
 else
-    echo "idle node: exit $rc, not the expected summary"; fail=1
+    fail=1
 fi
 
 # the main thread (the one under node::Start): node's event loop, exactly;
@@ -141,17 +156,20 @@ mkfifo "$dir/fifo"
 # a writer kept open on fd 3, so that the worker's read waits for data
 exec 3<>"$dir/fifo"
 start_node workers "$TOP/tests/host/programs/node_workers.js" "Z:$dir/fifo"
-workers="5 blocked condition_variable;1 blocked host_call:poll $dir/fifo;2 blocked objects IoCompletion"
+workers="5 blocked condition_variable;1 blocked host_call:read-or-poll $dir/fifo;2 blocked objects IoCompletion"
 wait_state "$dir/workers.json" "$pid" "$workers" 3>&- || fail=1
-rc=0; "$LAYER" wctdump "$pid" >"$dir/workers.txt" 2>"$dir/workers.txt.err" 3>&- || rc=$?
-tr -d '\r' <"$dir/workers.txt" >"$dir/workers.report"
-head -2 "$dir/workers.report"
-[ $rc = 5 ] && [ "$(sed -n 2p "$dir/workers.report")" = "8 blocked threads wait on something whose owner cannot be followed (2 on an event, a semaphore or another object without an owner, 5 on a condition variable, 1 on a host system call (a read of a pipe or FIFO, a poll, ...)): a deadlock through them would not show" ] &&
-    echo "workers: exit 5, the reader counted as in a host system call" || { echo "workers: exit $rc, not that summary"; fail=1; }
-if grep -qx "  thread [0-9]*: blocked in the host system call poll() on $dir/fifo" "$dir/workers.report"; then
-    echo "workers: the reader is blocked in the host system call poll() on the FIFO"
+if text_report workers "$pid" "no deadlock found, but not every chain could be followed
+8 blocked threads wait on something whose owner cannot be followed (2 on an event, a semaphore or another object without an owner, 5 on a condition variable, 1 on a host system call (a read of a pipe or FIFO, a poll, ...)): a deadlock through them would not show"; then
+    head -2 "$dir/workers.report"
+    echo "workers: exit 5, the reader counted as in a host system call"
 else
-    echo "workers: no thread is reported blocked in poll() on $dir/fifo"; fail=1
+    fail=1
+fi
+if grep -qxE "  thread [0-9]+: blocked in the host system call (poll|read)\(\) on $dir/fifo" "$dir/workers.report"; then
+    echo "workers: the reader is blocked in the host system call" \
+         "$(sed -n "s|^  thread [0-9]*: blocked in the host system call \(.*\) on $dir/fifo\$|\1|p" "$dir/workers.report") on the FIFO"
+else
+    echo "workers: no thread is reported blocked in poll() or read() on $dir/fifo"; fail=1
 fi
 # the waiter: the one condition variable slept on through an SRW lock (V8's
 # futex emulation), under JavaScript; the platform's workers use uv_cond_wait
