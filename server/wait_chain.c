@@ -464,6 +464,20 @@ static ssize_t read_task_file( struct thread *thread, struct task_files *files, 
     return ret;
 }
 
+/* "RUN_TIME RUN_DELAY RUN_COUNT\n": three decimal numbers */
+static int parse_schedstat( const char *text, unsigned long long *run_time, unsigned long long *run_count )
+{
+    char *end;
+
+    *run_time = strtoull( text, &end, 10 );
+    if (end == text || *end != ' ') return 0;
+    strtoull( end + 1, &end, 10 );
+    if (*end != ' ') return 0;
+    text = end + 1;
+    *run_count = strtoull( text, &end, 10 );
+    return end != text && *end == '\n';
+}
+
 /* voluntary plus involuntary context switches of a thread */
 static unsigned int read_context_switches( struct thread *thread )
 {
@@ -478,7 +492,7 @@ static unsigned int read_context_switches( struct thread *thread )
     files = get_task_files( thread );
     /* a thread that has run at all has been given a CPU: zeros are a kernel without the figures */
     scheduled = read_task_file( thread, files, TASK_SCHEDSTAT, buffer, 128 ) > 0 &&
-                sscanf( buffer, "%llu %*s %llu", &run_time, &run_count ) == 2 && run_count;
+                parse_schedstat( buffer, &run_time, &run_count ) && run_count;
     if (scheduled && files->known && run_time == files->run_time && run_count == files->run_count)
         return files->switches;
     files->known = 0;
