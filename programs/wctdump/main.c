@@ -1213,12 +1213,92 @@ static void print_report_json( struct process_report *processes, DWORD count )
            other_process_count, gone_count, not_responding_count );
 }
 
-/* Collects the report of one process: each thread's chain first (it costs
- * the thread nothing), then the stacks (walking one suspends it). */
-static void collect_process( struct process_report *process, HANDLE snapshot )
+/* Every thread of the system, as (process, thread) ids, taken once:
+ * toolhelp maps its snapshot again for each Thread32Next, which costs a
+ * few server round trips a thread. */
+struct thread_id
+{
+    DWORD pid;
+    DWORD tid;
+};
+
+static struct thread_id *all_threads;
+static DWORD all_thread_count;
+
+static BOOL query_threads(void)
+{
+    NTSTATUS (WINAPI *pNtQuerySystemInformation)(SYSTEM_INFORMATION_CLASS, void *, ULONG, ULONG *);
+    const SYSTEM_PROCESS_INFORMATION *spi;
+    ULONG size = 0, next = 0x40000, needed = 0, offset, count, i;
+    NTSTATUS status = STATUS_INFO_LENGTH_MISMATCH;
+    BYTE *buffer = NULL;
+    int tries;
+
+    pNtQuerySystemInformation = (void *)GetProcAddress( GetModuleHandleW( L"ntdll.dll" ),
+                                                        "NtQuerySystemInformation" );
+    if (!pNtQuerySystemInformation) return FALSE;
+    for (tries = 0; tries < 8 && status == STATUS_INFO_LENGTH_MISMATCH; tries++)
+    {
+        free( buffer );
+        size = next;
+        if (!(buffer = malloc( size ))) return FALSE;
+        status = pNtQuerySystemInformation( SystemProcessInformation, buffer, size, &needed );
+        next = max( size * 2, needed + 0x10000 );
+    }
+    /* two passes over what the system wrote, each entry checked against the buffer */
+    for (i = 0; !status && i < 2; i++)
+    {
+        count = 0;
+        for (offset = 0; offset <= size - sizeof(*spi); offset += spi->NextEntryOffset)
+        {
+            DWORD j;
+
+            spi = (const SYSTEM_PROCESS_INFORMATION *)(buffer + offset);
+            if (spi->dwThreadCount > (size - offset - FIELD_OFFSET( SYSTEM_PROCESS_INFORMATION, ti )) /
+                                     sizeof(spi->ti[0]))
+                break;
+            for (j = 0; j < spi->dwThreadCount; j++, count++)
+            {
+                if (!i) continue;
+                all_threads[count].pid = HandleToULong( spi->UniqueProcessId );
+                all_threads[count].tid = HandleToULong( spi->ti[j].ClientId.UniqueThread );
+            }
+            if (!spi->NextEntryOffset) break;
+        }
+        if (!i && !(all_threads = malloc( max( count, 1 ) * sizeof(*all_threads) ))) status = STATUS_NO_MEMORY;
+    }
+    free( buffer );
+    if (status) return FALSE;
+    all_thread_count = count;
+    return TRUE;
+}
+
+/* the same from a toolhelp snapshot, where the system does not answer the above */
+static void snapshot_threads( HANDLE snapshot )
 {
     THREADENTRY32 entry = { sizeof(entry) };
-    DWORD flags = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG, i, size = 16;
+    DWORD size = 256;
+
+    if (!(all_threads = malloc( size * sizeof(*all_threads) )) || !Thread32First( snapshot, &entry )) return;
+    do
+    {
+        if (all_thread_count == size)
+        {
+            void *bigger = realloc( all_threads, 2 * size * sizeof(*all_threads) );
+            if (!bigger) break;
+            all_threads = bigger;
+            size *= 2;
+        }
+        all_threads[all_thread_count].pid = entry.th32OwnerProcessID;
+        all_threads[all_thread_count++].tid = entry.th32ThreadID;
+    } while (Thread32Next( snapshot, &entry ));
+}
+
+/* Collects the report of one process: each thread's chain first (it costs
+ * the thread nothing), then the stacks (walking one suspends it). */
+static void collect_process( struct process_report *process )
+{
+    DWORD flags = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG, i, t, size = 16;
     double start = now_ms(), modules;
 
     if (!(process->readable = open_target( &process->target, process->pid )))
@@ -1226,25 +1306,22 @@ static void collect_process( struct process_report *process, HANDLE snapshot )
     modules = now_ms();
     part_ms[PART_MODULES] += modules - start;
     process->threads = malloc( size * sizeof(*process->threads) );
-    if (process->threads && Thread32First( snapshot, &entry ))
+    for (t = 0; process->threads && t < all_thread_count; t++)
     {
-        do
-        {
-            struct thread_report *report;
+        struct thread_report *report;
 
-            if (entry.th32OwnerProcessID != process->pid) continue;
-            if (process->count == size)
-            {
-                void *bigger = realloc( process->threads, 2 * size * sizeof(*process->threads) );
-                if (!bigger) break;
-                process->threads = bigger;
-                size *= 2;
-            }
-            report = &process->threads[process->count++];
-            memset( report, 0, sizeof(*report) );
-            report->tid = entry.th32ThreadID;
-            get_chain( report, flags );
-        } while (Thread32Next( snapshot, &entry ));
+        if (all_threads[t].pid != process->pid) continue;
+        if (process->count == size)
+        {
+            void *bigger = realloc( process->threads, 2 * size * sizeof(*process->threads) );
+            if (!bigger) break;
+            process->threads = bigger;
+            size *= 2;
+        }
+        report = &process->threads[process->count++];
+        memset( report, 0, sizeof(*report) );
+        report->tid = all_threads[t].tid;
+        get_chain( report, flags );
     }
     start = now_ms();
     part_ms[PART_CHAINS] += start - modules;
@@ -1526,6 +1603,7 @@ int __cdecl wmain( int argc, WCHAR *argv[] )
      * report and their threads */
     report_start = now_ms();
     snapshot = CreateToolhelp32Snapshot( TH32CS_SNAPPROCESS | TH32CS_SNAPTHREAD, 0 );
+    if (!query_threads()) snapshot_threads( snapshot );
     for (i = 0, j = Process32FirstW( snapshot, &entry ); j; j = Process32NextW( snapshot, &entry )) i++;
     all_processes = calloc( i + 1, sizeof(*all_processes) );
     chosen = calloc( i + 1, sizeof(*chosen) );
@@ -1594,7 +1672,7 @@ int __cdecl wmain( int argc, WCHAR *argv[] )
         process->pid = chosen[j];
         process->unix_pid = unix_pid_of( chosen[j] );
         wcscpy( process->name, process_name( chosen[j] ) );
-        collect_process( process, snapshot );
+        collect_process( process );
     }
     CloseHandle( snapshot );
     pCloseThreadWaitChainSession( session );
