@@ -20,7 +20,8 @@ static BOOL (WINAPI *pGetThreadWaitChain)(HWCT, DWORD_PTR, DWORD, DWORD, DWORD *
 static HANDLE never_event;
 
 /* chains of 1, 5, 9 and 16 nodes: threads joining the next one; the last
- * one waits on an event, or for 16 nodes on an abandoned mutex as well */
+ * one waits on an event, or for 16 nodes on an abandoned mutex as well
+ * (and 15 nodes through critical sections, below) */
 static HWCT session;
 static DWORD query_tid, query_nodes;
 static HANDLE abandoned_mutex;
