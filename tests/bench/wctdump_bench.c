@@ -115,14 +115,24 @@ static void target(void)
     WaitForSingleObject( event, INFINITE );
 }
 
-/* every thread of the process is Blocked (waits until it is, 20 s at most) */
+/* every thread of the process is Blocked (waits until it is, 20 s at most);
+ * the functions are looked up, as stock Wine lacks some */
 static BOOL all_blocked( DWORD pid )
 {
-    HWCT session = OpenThreadWaitChainSession( 0, NULL );
+    HMODULE advapi32 = LoadLibraryA( "advapi32.dll" );
+    HWCT (WINAPI *pOpenThreadWaitChainSession)(DWORD, PWAITCHAINCALLBACK) =
+        (void *)GetProcAddress( advapi32, "OpenThreadWaitChainSession" );
+    BOOL (WINAPI *pGetThreadWaitChain)(HWCT, DWORD_PTR, DWORD, DWORD, DWORD *, WAITCHAIN_NODE_INFO *, BOOL *) =
+        (void *)GetProcAddress( advapi32, "GetThreadWaitChain" );
+    void (WINAPI *pCloseThreadWaitChainSession)(HWCT) =
+        (void *)GetProcAddress( advapi32, "CloseThreadWaitChainSession" );
     DWORD start = GetTickCount();
+    HWCT session;
     BOOL ret = FALSE;
 
-    if (!session) return FALSE;
+    if (!pOpenThreadWaitChainSession || !pGetThreadWaitChain || !pCloseThreadWaitChainSession ||
+        !(session = pOpenThreadWaitChainSession( 0, NULL )))
+        return FALSE;
     while (!ret && GetTickCount() - start < 20000)
     {
         HANDLE snapshot = CreateToolhelp32Snapshot( TH32CS_SNAPTHREAD, 0 );
@@ -139,7 +149,7 @@ static BOOL all_blocked( DWORD pid )
 
                 if (entry.th32OwnerProcessID != pid) continue;
                 threads++;
-                if (GetThreadWaitChain( session, 0, 0, entry.th32ThreadID, &count, nodes, &cycle ) &&
+                if (pGetThreadWaitChain( session, 0, 0, entry.th32ThreadID, &count, nodes, &cycle ) &&
                     nodes[0].ObjectStatus == WctStatusBlocked)
                     blocked++;
             } while (Thread32Next( snapshot, &entry ));
@@ -148,7 +158,7 @@ static BOOL all_blocked( DWORD pid )
         ret = threads == THREADS && blocked == THREADS;
         if (!ret) Sleep( 20 );
     }
-    CloseThreadWaitChainSession( session );
+    pCloseThreadWaitChainSession( session );
     return ret;
 }
 
