@@ -1213,25 +1213,73 @@ static void print_report_json( struct process_report *processes, DWORD count )
            other_process_count, gone_count, not_responding_count );
 }
 
-/* Every thread of the system, as (process, thread) ids, taken once:
- * toolhelp maps its snapshot again for each Thread32Next, which costs a
- * few server round trips a thread. */
+/* Every process and thread of the system, taken once: toolhelp maps its
+ * snapshot again for each Process32Next and Thread32Next, which costs a
+ * few server round trips an entry. */
 struct thread_id
 {
     DWORD pid;
     DWORD tid;
 };
 
+static PROCESSENTRY32W *system_processes;
+static DWORD system_process_count;
 static struct thread_id *all_threads;
 static DWORD all_thread_count;
 
-static BOOL query_threads(void)
+/* the processes and threads of one SystemProcessInformation answer, each
+ * entry checked against the buffer: counted, or stored when the arrays are there */
+static BOOL parse_system( const BYTE *buffer, ULONG size, DWORD *processes, DWORD *threads )
+{
+    const SYSTEM_PROCESS_INFORMATION *spi;
+    ULONG offset = 0;
+    DWORD i;
+
+    *processes = *threads = 0;
+    while (size >= sizeof(*spi) && offset <= size - sizeof(*spi))
+    {
+        spi = (const SYSTEM_PROCESS_INFORMATION *)(buffer + offset);
+        if (spi->dwThreadCount > (size - offset - FIELD_OFFSET( SYSTEM_PROCESS_INFORMATION, ti )) /
+                                 sizeof(spi->ti[0]))
+            return FALSE;
+        if (system_processes)
+        {
+            PROCESSENTRY32W *entry = &system_processes[*processes];
+            const BYTE *name = (const BYTE *)spi->ProcessName.Buffer;
+            DWORD len = min( spi->ProcessName.Length, sizeof(entry->szExeFile) - sizeof(WCHAR) ) / sizeof(WCHAR);
+
+            memset( entry, 0, sizeof(*entry) );
+            entry->dwSize = sizeof(*entry);
+            entry->th32ProcessID = HandleToULong( spi->UniqueProcessId );
+            entry->th32ParentProcessID = HandleToULong( spi->ParentProcessId );
+            entry->cntThreads = spi->dwThreadCount;
+            if (len && name >= buffer && name < buffer + size && len * sizeof(WCHAR) <= buffer + size - name)
+                memcpy( entry->szExeFile, name, len * sizeof(WCHAR) );
+        }
+        for (i = 0; i < spi->dwThreadCount; i++)
+        {
+            if (all_threads)
+            {
+                all_threads[*threads + i].pid = HandleToULong( spi->UniqueProcessId );
+                all_threads[*threads + i].tid = HandleToULong( spi->ti[i].ClientId.UniqueThread );
+            }
+        }
+        *threads += spi->dwThreadCount;
+        (*processes)++;
+        if (!spi->NextEntryOffset) break;
+        offset += spi->NextEntryOffset;
+    }
+    return TRUE;
+}
+
+static BOOL query_system(void)
 {
     NTSTATUS (WINAPI *pNtQuerySystemInformation)(SYSTEM_INFORMATION_CLASS, void *, ULONG, ULONG *);
-    const SYSTEM_PROCESS_INFORMATION *spi;
-    ULONG size = 0, next = 0x40000, needed = 0, offset, count, i;
+    ULONG size = 0, next = 0x40000, needed = 0;
     NTSTATUS status = STATUS_INFO_LENGTH_MISMATCH;
+    DWORD processes, threads;
     BYTE *buffer = NULL;
+    BOOL ret = FALSE;
     int tries;
 
     pNtQuerySystemInformation = (void *)GetProcAddress( GetModuleHandleW( L"ntdll.dll" ),
@@ -1245,53 +1293,58 @@ static BOOL query_threads(void)
         status = pNtQuerySystemInformation( SystemProcessInformation, buffer, size, &needed );
         next = max( size * 2, needed + 0x10000 );
     }
-    /* two passes over what the system wrote, each entry checked against the buffer */
-    for (i = 0; !status && i < 2; i++)
+    if (!status && parse_system( buffer, size, &processes, &threads ) &&
+        (system_processes = calloc( processes + 1, sizeof(*system_processes) )) &&
+        (all_threads = calloc( threads + 1, sizeof(*all_threads) )))
     {
-        count = 0;
-        for (offset = 0; offset <= size - sizeof(*spi); offset += spi->NextEntryOffset)
-        {
-            DWORD j;
-
-            spi = (const SYSTEM_PROCESS_INFORMATION *)(buffer + offset);
-            if (spi->dwThreadCount > (size - offset - FIELD_OFFSET( SYSTEM_PROCESS_INFORMATION, ti )) /
-                                     sizeof(spi->ti[0]))
-                break;
-            for (j = 0; j < spi->dwThreadCount; j++, count++)
-            {
-                if (!i) continue;
-                all_threads[count].pid = HandleToULong( spi->UniqueProcessId );
-                all_threads[count].tid = HandleToULong( spi->ti[j].ClientId.UniqueThread );
-            }
-            if (!spi->NextEntryOffset) break;
-        }
-        if (!i && !(all_threads = malloc( max( count, 1 ) * sizeof(*all_threads) ))) status = STATUS_NO_MEMORY;
+        ret = parse_system( buffer, size, &system_process_count, &all_thread_count );
     }
     free( buffer );
-    if (status) return FALSE;
-    all_thread_count = count;
-    return TRUE;
+    return ret;
 }
 
 /* the same from a toolhelp snapshot, where the system does not answer the above */
-static void snapshot_threads( HANDLE snapshot )
+static void snapshot_system(void)
 {
-    THREADENTRY32 entry = { sizeof(entry) };
-    DWORD size = 256;
+    HANDLE snapshot = CreateToolhelp32Snapshot( TH32CS_SNAPPROCESS | TH32CS_SNAPTHREAD, 0 );
+    PROCESSENTRY32W process = { sizeof(process) };
+    THREADENTRY32 thread = { sizeof(thread) };
+    DWORD size = 64;
 
-    if (!(all_threads = malloc( size * sizeof(*all_threads) )) || !Thread32First( snapshot, &entry )) return;
-    do
+    free( system_processes );
+    free( all_threads );
+    system_process_count = all_thread_count = 0;
+    if ((system_processes = malloc( size * sizeof(*system_processes) )) && Process32FirstW( snapshot, &process ))
     {
-        if (all_thread_count == size)
+        do
         {
-            void *bigger = realloc( all_threads, 2 * size * sizeof(*all_threads) );
-            if (!bigger) break;
-            all_threads = bigger;
-            size *= 2;
-        }
-        all_threads[all_thread_count].pid = entry.th32OwnerProcessID;
-        all_threads[all_thread_count++].tid = entry.th32ThreadID;
-    } while (Thread32Next( snapshot, &entry ));
+            if (system_process_count == size)
+            {
+                void *bigger = realloc( system_processes, 2 * size * sizeof(*system_processes) );
+                if (!bigger) break;
+                system_processes = bigger;
+                size *= 2;
+            }
+            system_processes[system_process_count++] = process;
+        } while (Process32NextW( snapshot, &process ));
+    }
+    size = 256;
+    if ((all_threads = malloc( size * sizeof(*all_threads) )) && Thread32First( snapshot, &thread ))
+    {
+        do
+        {
+            if (all_thread_count == size)
+            {
+                void *bigger = realloc( all_threads, 2 * size * sizeof(*all_threads) );
+                if (!bigger) break;
+                all_threads = bigger;
+                size *= 2;
+            }
+            all_threads[all_thread_count].pid = thread.th32OwnerProcessID;
+            all_threads[all_thread_count++].tid = thread.th32ThreadID;
+        } while (Thread32Next( snapshot, &thread ));
+    }
+    CloseHandle( snapshot );
 }
 
 /* Collects the report of one process: each thread's chain first (it costs
@@ -1552,11 +1605,9 @@ static void print_list( const DWORD *pids, DWORD count )
 
 int __cdecl wmain( int argc, WCHAR *argv[] )
 {
-    PROCESSENTRY32W entry = { sizeof(entry) };
     struct wanted *wanted;
     struct process_report *processes;
-    DWORD nwanted = 0, nprocesses = 0, i, j, parent = 0, *chosen, nchosen = 0, skipped = 0;
-    HANDLE snapshot;
+    DWORD nwanted = 0, nprocesses = 0, i, j, k, parent = 0, *chosen, nchosen = 0, skipped = 0;
     double report_start, start;
     int status = 0;
 
@@ -1602,46 +1653,41 @@ int __cdecl wmain( int argc, WCHAR *argv[] )
     /* every process and thread, once: names for the nodes, the processes to
      * report and their threads */
     report_start = now_ms();
-    snapshot = CreateToolhelp32Snapshot( TH32CS_SNAPPROCESS | TH32CS_SNAPTHREAD, 0 );
-    if (!query_threads()) snapshot_threads( snapshot );
-    for (i = 0, j = Process32FirstW( snapshot, &entry ); j; j = Process32NextW( snapshot, &entry )) i++;
+    if (!query_system()) snapshot_system();
+    i = system_process_count;
     all_processes = calloc( i + 1, sizeof(*all_processes) );
     chosen = calloc( i + 1, sizeof(*chosen) );
     processes = calloc( i + 1, sizeof(*processes) );
-    if (!all_processes || !chosen || !processes) return EXIT_ERROR;
-    if (Process32FirstW( snapshot, &entry ))
+    if (!system_processes || !all_processes || !chosen || !processes) return EXIT_ERROR;
+    for (k = 0; k < system_process_count; k++)
     {
-        do
-        {
-            if (all_process_count > i) break;
-            if (entry.th32ProcessID == GetCurrentProcessId()) parent = entry.th32ParentProcessID;
-            all_processes[all_process_count].pid = entry.th32ProcessID;
-            wcscpy( all_processes[all_process_count++].name, entry.szExeFile );
-        } while (Process32NextW( snapshot, &entry ));
+        const PROCESSENTRY32W *entry = &system_processes[k];
+
+        if (entry->th32ProcessID == GetCurrentProcessId()) parent = entry->th32ParentProcessID;
+        all_processes[all_process_count].pid = entry->th32ProcessID;
+        wcscpy( all_processes[all_process_count++].name, entry->szExeFile );
     }
     get_unix_pids();
     if (!resolve_numbers( wanted, nwanted )) return EXIT_ERROR;
 
-    if (Process32FirstW( snapshot, &entry ))
+    for (k = 0; k < system_process_count; k++)
     {
-        do
-        {
-            BOOL want = !nwanted;
+        const PROCESSENTRY32W *entry = &system_processes[k];
+        BOOL want = !nwanted;
 
-            if (entry.th32ProcessID == GetCurrentProcessId()) continue;
-            for (j = 0; j < nwanted; j++)
-            {
-                if (wanted[j].number ? wanted[j].pid == entry.th32ProcessID
-                                     : name_matches( wanted[j].arg, entry.szExeFile ))
-                    want = wanted[j].found = TRUE;
-            }
-            if (!nwanted && !with_wine && is_wine_process( &entry, parent ))
-            {
-                skipped++;
-                continue;
-            }
-            if (want && nchosen <= i) chosen[nchosen++] = entry.th32ProcessID;
-        } while (Process32NextW( snapshot, &entry ));
+        if (entry->th32ProcessID == GetCurrentProcessId()) continue;
+        for (j = 0; j < nwanted; j++)
+        {
+            if (wanted[j].number ? wanted[j].pid == entry->th32ProcessID
+                                 : name_matches( wanted[j].arg, entry->szExeFile ))
+                want = wanted[j].found = TRUE;
+        }
+        if (!nwanted && !with_wine && is_wine_process( entry, parent ))
+        {
+            skipped++;
+            continue;
+        }
+        if (want && nchosen <= i) chosen[nchosen++] = entry->th32ProcessID;
     }
 
     /* a process asked for that is not there: no verdict, no report */
@@ -1674,7 +1720,6 @@ int __cdecl wmain( int argc, WCHAR *argv[] )
         wcscpy( process->name, process_name( chosen[j] ) );
         collect_process( process );
     }
-    CloseHandle( snapshot );
     pCloseThreadWaitChainSession( session );
 
     start = now_ms();
