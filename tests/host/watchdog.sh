@@ -95,10 +95,13 @@ pid=$(wait_for_ready "$dir/nr.out" unresponsive 60) || true
 tid=$(sed -n 's/^unresponsive: thread \([0-9]*\).*/\1/p' "$dir/nr.out")
 wait_for "$dir/nr.err" 'watchdog: not responding in unresponsive.exe' 1 || fail=1
 # wctdump says "not responding" from 5 s on, as Windows does: ask until it
-# does (two more rounds of the watchdog meanwhile: still one report)
+# does (two more rounds of the watchdog meanwhile: still one report), and
+# until the busy thread is caught waiting for its next message (on a loaded
+# machine a report may find it taking one, which it rightly calls running)
 for i in $(seq 100); do
     rc=0; "$LAYER" wctdump "$pid" >"$dir/nr.txt" 2>&1 || rc=$?
-    grep -q "not responding" "$dir/nr.txt" && break
+    grep -q "not responding" "$dir/nr.txt" &&
+        grep -q "^  thread [0-9]*: blocked for [0-9]* ms waiting for messages\$" "$dir/nr.txt" && break
     sleep 0.1
 done
 "$LAYER" --kill
