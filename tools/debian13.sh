@@ -365,8 +365,11 @@ cp "$list" "$ROOT$COPY/.debian13-files"
 
 say "running '$what' in the root (log: $LOG)"
 rc=0
+# (the log exists before the tailer below opens it: under load the run
+# could start after tail, which gives up on a missing file)
+: >"$LOG"
 unshare --mount --pid --fork --kill-child --mount-proc --propagation private \
-    sh "$TOP/tools/debian13.sh" --inside "$what" >"$LOG" 2>&1 &
+    sh "$TOP/tools/debian13.sh" --inside "$what" >>"$LOG" 2>&1 &
 inner=$!
 # it shows the log to the end, whatever signal the run gets
 (trap '' INT TERM HUP; exec tail -n +1 -f --pid=$inner "$LOG" 2>/dev/null) &
