@@ -344,76 +344,168 @@ static int get_host_call( struct chain *chain, struct thread *thread, struct wai
     return 1;
 }
 
+/* Could a thread in a server wait on this object be inside a recorded wait?
+ * The recorded paths wait on a futex, in select(), or through the server on
+ * a semaphore (a critical section without debug info), an event (address
+ * waits where Linux has no futexes), or on nothing (suspended by a signal);
+ * none of them waits on a mutex, a thread, a process, or the thread's
+ * message queue, the waits the chain follows. */
+static int may_be_recorded( struct thread *thread, struct object *obj )
+{
+    struct thread *owner;
+    int abandoned;
+
+    if (!obj) return 1;
+    if (obj->ops->type == &thread_type || obj->ops->type == &process_type) return 0;
+    if (obj == (struct object *)thread->queue) return 0;
+    return !get_mutex_state( obj, &owner, &abandoned );
+}
+
 /* A critical section is the thread's own wait when it waits for one through
- * a semaphore the server sees; the record says which. */
+ * a semaphore the server sees; the record says which. A server wait that no
+ * recorded path makes is the thread's wait without a look at its record. */
 static int get_wait( struct chain *chain, struct thread *thread, struct wait *wait, unsigned int switches )
 {
+    int server;
+
     memset( wait, 0, sizeof(*wait) );
     if (thread->state == TERMINATED) return 0;
-    if (read_wait_record( chain, thread, wait )) return 1;
-    if (get_thread_wait( thread, &wait->object, &wait->since )) return 1;
+    server = get_thread_wait( thread, &wait->object, &wait->since );
+    if ((!server || may_be_recorded( thread, wait->object )) && read_wait_record( chain, thread, wait ))
+    {
+        wait->object = NULL;
+        return 1;
+    }
+    if (server) return 1;
     return get_host_call( chain, thread, wait, switches );
 }
 
-/* The status files of the threads walked last are kept open: opening one
- * costs as much as reading it, and chains are asked for again and again (a
- * watchdog, a hang reporter). An open file refers to its task, never to
- * another one that gets the same tid: once its task is gone it reads
- * nothing and is opened again. */
-#define KEPT_STATUS 64
+/*
+ * Context switches.
+ *
+ * Linux gives a thread's voluntary and involuntary context switches in
+ * /proc/PID/task/TID/status, which it formats whole on every read (memory,
+ * signal masks, capabilities, CPU lists): about 12 us, most of what a node
+ * of a chain cost. Its schedstat file is three numbers: the time the thread
+ * has run and how many times it was given a CPU (about 1 us). A thread that
+ * was not switched in or out has the same two numbers: a switch out adds
+ * the time it ran, a switch in counts one more. So the count read from
+ * status is kept with the two numbers read just before it, and stays the
+ * thread's count for as long as schedstat reads the same, which is as long
+ * as a blocked thread stays blocked. A kernel without scheduler statistics
+ * prints zeros there: status is then read every time.
+ *
+ * The files of the threads walked last are kept open: opening one costs as
+ * much as reading it, and chains are asked for again and again (a watchdog,
+ * a hang reporter). An open file refers to its task, never to another one
+ * that gets the same tid: once its task is gone it reads nothing and is
+ * opened again.
+ */
+#define KEPT_TASKS 64
 
-struct status_file
+enum task_file { TASK_STATUS, TASK_SCHEDSTAT, TASK_FILES };
+
+struct task_files
 {
-    struct thread *thread;
-    thread_id_t    id;
-    int            unix_tid;
-    int            open;     /* 0: empty, as the array starts */
-    int            fd;
+    struct thread     *thread;
+    thread_id_t        id;
+    int                unix_tid;
+    int                used;              /* 0: empty, as the array starts */
+    int                fds[TASK_FILES];   /* -1: not open */
+    int                known;             /* the count below is the thread's while schedstat says: */
+    unsigned long long run_time;          /* ... the time it has run */
+    unsigned long long run_count;         /* ... and how many times it got a CPU */
+    unsigned int       switches;
 };
 
-static struct status_file status_files[KEPT_STATUS];
+static struct task_files task_files[KEPT_TASKS];
 
-static struct status_file *get_status_file( struct thread *thread )
+static struct task_files *get_task_files( struct thread *thread )
 {
-    struct status_file *file = &status_files[(thread->id / 4) % KEPT_STATUS];
-    char path[64];
+    struct task_files *files = &task_files[(thread->id / 4) % KEPT_TASKS];
+    unsigned int i;
 
-    if (file->open && file->thread == thread && file->id == thread->id && file->unix_tid == thread->unix_tid)
-        return file;
-    if (file->open) close( file->fd );
-    file->open = 0;
-    snprintf( path, sizeof(path), "/proc/%d/task/%d/status", thread->unix_pid, thread->unix_tid );
-    if ((file->fd = open( path, O_RDONLY | O_CLOEXEC )) == -1) return NULL;
-    file->open = 1;
-    file->thread = thread;
-    file->id = thread->id;
-    file->unix_tid = thread->unix_tid;
-    return file;
+    if (files->used && files->thread == thread && files->id == thread->id && files->unix_tid == thread->unix_tid)
+        return files;
+    for (i = 0; i < TASK_FILES; i++)
+        if (files->used && files->fds[i] != -1) close( files->fds[i] );
+    memset( files, 0, sizeof(*files) );
+    for (i = 0; i < TASK_FILES; i++) files->fds[i] = -1;
+    files->used = 1;
+    files->thread = thread;
+    files->id = thread->id;
+    files->unix_tid = thread->unix_tid;
+    return files;
 }
 
-/* voluntary plus involuntary context switches of a thread, from /proc */
+/* reads the start of one of the thread's /proc files, NUL-terminated */
+static ssize_t read_task_file( struct thread *thread, struct task_files *files, enum task_file which,
+                               char *buffer, size_t size )
+{
+    static const char * const names[TASK_FILES] = { "status", "schedstat" };
+    char path[64];
+    ssize_t ret = -1;
+    unsigned int i;
+
+    for (i = 0; i < 2 && ret <= 0; i++)
+    {
+        if (files->fds[which] == -1)
+        {
+            snprintf( path, sizeof(path), "/proc/%d/task/%d/%s", thread->unix_pid, thread->unix_tid, names[which] );
+            if ((files->fds[which] = open( path, O_RDONLY | O_CLOEXEC )) == -1) return -1;
+        }
+        if ((ret = pread( files->fds[which], buffer, size - 1, 0 )) <= 0)
+        {
+            close( files->fds[which] );  /* its task is gone: open the thread's again */
+            files->fds[which] = -1;
+        }
+    }
+    if (ret > 0) buffer[ret] = 0;
+    return ret;
+}
+
+/* "RUN_TIME RUN_DELAY RUN_COUNT\n": three decimal numbers */
+static int parse_schedstat( const char *text, unsigned long long *run_time, unsigned long long *run_count )
+{
+    char *end;
+
+    *run_time = strtoull( text, &end, 10 );
+    if (end == text || *end != ' ') return 0;
+    strtoull( end + 1, &end, 10 );
+    if (*end != ' ') return 0;
+    text = end + 1;
+    *run_count = strtoull( text, &end, 10 );
+    return end != text && *end == '\n';
+}
+
+/* voluntary plus involuntary context switches of a thread */
 static unsigned int read_context_switches( struct thread *thread )
 {
     static const char * const fields[] = { "\nvoluntary_ctxt_switches:", "\nnonvoluntary_ctxt_switches:" };
-    struct status_file *file;
+    unsigned long long run_time = 0, run_count = 0;
+    struct task_files *files;
     char buffer[4096], *p;
     unsigned int i, total = 0;
-    ssize_t size = -1;
+    int scheduled;
 
     if (thread->unix_pid == -1 || thread->unix_tid == -1) return 0;
-    for (i = 0; i < 2 && size <= 0; i++)
-    {
-        if (!(file = get_status_file( thread ))) return 0;
-        if ((size = pread( file->fd, buffer, sizeof(buffer) - 1, 0 )) <= 0)
-        {
-            close( file->fd );  /* its task is gone: open the thread's again */
-            file->open = 0;
-        }
-    }
-    if (size <= 0) return 0;
-    buffer[size] = 0;
+    files = get_task_files( thread );
+    /* a thread that has run at all has been given a CPU: zeros are a kernel without the figures */
+    scheduled = read_task_file( thread, files, TASK_SCHEDSTAT, buffer, 128 ) > 0 &&
+                parse_schedstat( buffer, &run_time, &run_count ) && run_count;
+    if (scheduled && files->known && run_time == files->run_time && run_count == files->run_count)
+        return files->switches;
+    files->known = 0;
+    if (read_task_file( thread, files, TASK_STATUS, buffer, sizeof(buffer) ) <= 0) return 0;
     for (i = 0; i < ARRAY_SIZE(fields); i++)
         if ((p = strstr( buffer, fields[i] ))) total += strtoul( p + strlen( fields[i] ), NULL, 10 );
+    if (scheduled)
+    {
+        files->known = 1;
+        files->run_time = run_time;
+        files->run_count = run_count;
+        files->switches = total;
+    }
     return total;
 }
 

@@ -15,6 +15,8 @@
 #
 # deb installs into OUTDIR/root/usr and makes OUTDIR/wine-layer_VERSION_amd64.deb
 # with dpkg-deb; it depends on exactly the wine64 it was built against.
+# WINE_LAYER_HOMEPAGE=URL gives it a Homepage field (none by default: the
+# project has no published page yet).
 #
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -118,6 +120,22 @@ do_deb() {
     root="$out/root"
     deb="$out/wine-layer_${version}_amd64.deb"
     command -v dpkg-deb >/dev/null || die "dpkg-deb not found"
+    # The Homepage field is the project's own page, never Wine's (this
+    # package is not Wine). The project has no published page of its own
+    # yet, so there is no default: whoever publishes it names the page
+    # ('make deb WINE_LAYER_HOMEPAGE=https://...'); without one the package
+    # has no Homepage field, which Debian's policy allows.
+    homepage=""
+    if [ -n "${WINE_LAYER_HOMEPAGE:-}" ]; then
+        case $WINE_LAYER_HOMEPAGE in
+            *[[:space:]]*|*winehq.org*) ;;
+            http://?*|https://?*) homepage="Homepage: $WINE_LAYER_HOMEPAGE
+" ;;
+        esac
+        [ -n "$homepage" ] ||
+            die "WINE_LAYER_HOMEPAGE='$WINE_LAYER_HOMEPAGE' is not the project's own page: give its http:// or" \
+                "https:// URL, without spaces, and not Wine's (winehq.org), or leave it unset for no Homepage field"
+    fi
     rm -rf "$root"
     do_install "$staged" "$modules" "$root/usr"
     mkdir -p "$root/DEBIAN" "$root/usr/share/doc/wine-layer"
@@ -126,10 +144,6 @@ do_deb() {
     gzip -9n "$root/usr/share/man/man1/wine-layer.1" "$root/usr/share/man/man1/wctdump.1"
     copyright "$wine_version" >"$root/usr/share/doc/wine-layer/copyright"
     size=$(du -sk "$root/usr" | cut -f1)
-    # the project's own page, where it is published (WINE_LAYER_HOMEPAGE);
-    # not Wine's, which this package is not
-    homepage=${WINE_LAYER_HOMEPAGE:+Homepage: $WINE_LAYER_HOMEPAGE
-}
     cat >"$root/DEBIAN/control" <<EOF
 Package: wine-layer
 Version: $version

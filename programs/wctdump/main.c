@@ -57,6 +57,7 @@ static const WCHAR usage[] =
     L"                     wctdump's start.exe)\n"
     L"  --raw              symbol names as the image has them, not demangled\n"
     L"  --json             the report as JSON (UTF-8), for programs\n"
+    L"  --timing           after the report, how long its parts took (on stderr)\n"
     L"  --help             this text\n"
     L"\n"
     L"Exit status:\n"
@@ -79,7 +80,21 @@ enum exit_status
     EXIT_UNFOLLOWED = 5,
 };
 
-static BOOL json, all_stacks, raw_names, with_wine, other_processes, list_only;
+static BOOL json, all_stacks, raw_names, with_wine, other_processes, list_only, timing;
+
+/* --timing: where a report's time goes, in ms */
+enum report_part { PART_MODULES, PART_CHAINS, PART_STACKS, PART_PRINT, PART_COUNT };
+static double part_ms[PART_COUNT];
+
+static double now_ms(void)
+{
+    LARGE_INTEGER freq, counter;
+
+    QueryPerformanceFrequency( &freq );
+    QueryPerformanceCounter( &counter );
+    return (double)counter.QuadPart * 1000 / (double)freq.QuadPart;
+}
+
 static HWCT session;
 static HMODULE coredll;
 static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
@@ -250,14 +265,28 @@ static const WCHAR *status_name( WCT_OBJECT_STATUS status )
  * as naming a frame reads many small pieces, and the modules' files.
  */
 #define MAX_MODULES 1024
-#define CACHE_PAGES 64
+#define CACHE_PAGES 1024      /* 4 MB: the tables of every module a report names frames in */
+#define FILE_WINDOW 0x10000   /* the part of a module's file read at a time */
+#define NAME_SLOTS  1024      /* frames named in a report, kept (a power of two) */
+#define NAME_LENGTH 512
 
 struct module
 {
-    ULONG_PTR base;
-    DWORD     size;
-    WCHAR     path[MAX_PATH];
-    HANDLE    file;     /* opened when first read; INVALID_HANDLE_VALUE: cannot be */
+    ULONG_PTR  base;
+    DWORD      size;
+    WCHAR      path[MAX_PATH];
+    HANDLE     file;         /* opened when first read; INVALID_HANDLE_VALUE: cannot be */
+    BYTE      *window;       /* FILE_WINDOW bytes of the file read last: the symbol table is read */
+    ULONGLONG  window_start; /* in small pieces, one after another */
+    DWORD      window_size;
+};
+
+/* Threads share most of their frames (the wait functions, the thread
+ * start): each address is named once a report. */
+struct frame_name
+{
+    ULONG_PTR addr;          /* 0: empty */
+    WCHAR     text[NAME_LENGTH];
 };
 
 struct target
@@ -268,6 +297,7 @@ struct target
     DWORD               count;
     struct page_cache   cache;   /* the modules' headers and tables, for one report */
     struct cached_page *pages;
+    struct frame_name  *names;   /* NAME_SLOTS of them, or NULL */
     BOOL                symbols; /* dbghelp initialized for it */
 };
 
@@ -295,19 +325,81 @@ static struct module *find_module( struct target *target, ULONG_PTR addr )
     return NULL;
 }
 
+static BOOL read_file_at( HANDLE file, ULONGLONG offset, void *buffer, DWORD size, DWORD *done )
+{
+    LARGE_INTEGER pos = { .QuadPart = offset };
+
+    return SetFilePointerEx( file, pos, NULL, FILE_BEGIN ) && ReadFile( file, buffer, size, done, NULL );
+}
+
+/* Naming a frame reads the symbol table 1 KB at a time: the file is read
+ * a window at a time, and a piece the window holds costs a copy. */
 static BOOL read_module_file( void *ctx, ULONG_PTR base, ULONGLONG offset, void *buffer, SIZE_T size )
 {
     struct module *module = find_module( ctx, base );
-    LARGE_INTEGER pos = { .QuadPart = offset };
+    ULONGLONG start;
     DWORD done;
 
-    if (!module) return FALSE;
+    if (!module || offset + size < offset) return FALSE;
     if (!module->file)
         module->file = CreateFileW( module->path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_DELETE, NULL,
                                     OPEN_EXISTING, 0, NULL );
     if (module->file == INVALID_HANDLE_VALUE) return FALSE;
-    return SetFilePointerEx( module->file, pos, NULL, FILE_BEGIN ) &&
-           ReadFile( module->file, buffer, size, &done, NULL ) && done == size;
+    if (size > FILE_WINDOW / 2 || (!module->window && !(module->window = malloc( FILE_WINDOW ))))
+        return read_file_at( module->file, offset, buffer, size, &done ) && done == size;
+    if (offset < module->window_start || offset + size > module->window_start + module->window_size)
+    {
+        start = offset & ~(ULONGLONG)(FILE_WINDOW / 2 - 1);
+        module->window_size = 0;
+        if (!read_file_at( module->file, start, module->window, FILE_WINDOW, &done )) return FALSE;
+        module->window_start = start;
+        module->window_size = done;
+        if (offset + size > start + done) return FALSE;
+    }
+    memcpy( buffer, module->window + (offset - module->window_start), size );
+    return TRUE;
+}
+
+/* The modules from the process's loader list, read once through the page
+ * cache: psapi walks the list again for each module it is asked about, and
+ * each of its reads is a server round trip. */
+static BOOL read_module_list( struct target *target )
+{
+    NTSTATUS (WINAPI *pNtQueryInformationProcess)(HANDLE, PROCESSINFOCLASS, void *, ULONG, ULONG *);
+    PROCESS_BASIC_INFORMATION info;
+    LDR_DATA_TABLE_ENTRY record;
+    ULONG_PTR ldr, head, entry;
+    DWORD n, length;
+
+    pNtQueryInformationProcess = (void *)GetProcAddress( GetModuleHandleW( L"ntdll.dll" ),
+                                                         "NtQueryInformationProcess" );
+    if (!pNtQueryInformationProcess ||
+        pNtQueryInformationProcess( target->process, ProcessBasicInformation, &info, sizeof(info), NULL ) ||
+        !read_target_memory( target, (ULONG_PTR)info.PebBaseAddress + FIELD_OFFSET( PEB, LdrData ),
+                             &ldr, sizeof(ldr) ) || !ldr)
+        return FALSE;
+    head = ldr + FIELD_OFFSET( PEB_LDR_DATA, InLoadOrderModuleList );
+    if (!read_target_memory( target, head, &entry, sizeof(entry) )) return FALSE;
+    /* the list is the other process's: bounded, and every entry checked */
+    for (n = 0; entry != head && n < MAX_MODULES && target->count < MAX_MODULES; n++)
+    {
+        struct module *module = &target->modules[target->count];
+
+        if (!read_target_memory( target, entry - FIELD_OFFSET( LDR_DATA_TABLE_ENTRY, InLoadOrderLinks ),
+                                 &record, sizeof(record) ))
+            return FALSE;
+        length = record.FullDllName.Length / sizeof(WCHAR);
+        if (record.DllBase && record.SizeOfImage && length && length < ARRAY_SIZE(module->path) &&
+            read_target_memory( target, (ULONG_PTR)record.FullDllName.Buffer, module->path, length * sizeof(WCHAR) ))
+        {
+            module->path[length] = 0;
+            module->base = (ULONG_PTR)record.DllBase;
+            module->size = record.SizeOfImage;
+            target->count++;
+        }
+        entry = (ULONG_PTR)record.InLoadOrderLinks.Flink;
+    }
+    return target->count > 0;
 }
 
 static BOOL open_target( struct target *target, DWORD pid )
@@ -320,9 +412,12 @@ static BOOL open_target( struct target *target, DWORD pid )
     target->pid = pid;
     if (!(target->process = OpenProcess( PROCESS_QUERY_INFORMATION | PROCESS_VM_READ, FALSE, pid ))) return FALSE;
     target->pages = malloc( CACHE_PAGES * sizeof(*target->pages) );
+    target->names = calloc( NAME_SLOTS, sizeof(*target->names) );
     target->modules = calloc( MAX_MODULES, sizeof(*target->modules) );
     if (!target->pages || !target->modules) return FALSE;
     page_cache_init( &target->cache, target->process, target_read_process, target->pages, CACHE_PAGES );
+    if (read_module_list( target )) return TRUE;
+    target->count = 0;
     if (!EnumProcessModules( target->process, handles, sizeof(handles), &needed )) return TRUE;
     for (i = 0; i < min( needed / sizeof(HMODULE), MAX_MODULES ); i++)
     {
@@ -342,12 +437,16 @@ static void close_target( struct target *target )
     DWORD i;
 
     for (i = 0; i < target->count; i++)
+    {
         if (target->modules[i].file && target->modules[i].file != INVALID_HANDLE_VALUE)
             CloseHandle( target->modules[i].file );
+        free( target->modules[i].window );
+    }
     if (target->symbols) SymCleanup( target->process );
     if (target->process) CloseHandle( target->process );
     free( target->modules );
     free( target->pages );
+    free( target->names );
 }
 
 /* dbghelp, for what the symbol table and the exports do not name (PDB, and
@@ -381,7 +480,7 @@ static BOOL debug_symbol( struct target *target, ULONG_PTR addr, char *name, DWO
 }
 
 /* module!symbol+offset, the same text as the deadlock watchdog's */
-static void describe_address( struct target *target, ULONG_PTR addr, WCHAR *buffer, DWORD size )
+static void name_address( struct target *target, ULONG_PTR addr, WCHAR *buffer, DWORD size )
 {
     const struct frame_reader reader = { target, read_target_memory, read_module_file };
     struct module *module = find_module( target, addr );
@@ -397,6 +496,31 @@ static void describe_address( struct target *target, ULONG_PTR addr, WCHAR *buff
         frame_format( buffer, size, module->path, symbol, displacement );
     }
     else frame_format( buffer, size, module->path, NULL, addr - module->base );
+}
+
+static void describe_address( struct target *target, ULONG_PTR addr, WCHAR *buffer, DWORD size )
+{
+    struct frame_name *slot = NULL;
+    unsigned int i, hash = (unsigned int)(addr ^ (addr >> 12) ^ (addr >> 24));
+
+    for (i = 0; target->names && addr && i < 8; i++)
+    {
+        slot = &target->names[(hash + i) % NAME_SLOTS];
+        if (!slot->addr || slot->addr == addr) break;
+        slot = NULL;
+    }
+    if (size != NAME_LENGTH) slot = NULL;  /* the frames' buffers are this size */
+    if (slot && slot->addr == addr)
+    {
+        memcpy( buffer, slot->text, sizeof(slot->text) );
+        return;
+    }
+    name_address( target, addr, buffer, size );
+    if (slot)
+    {
+        memcpy( slot->text, buffer, sizeof(slot->text) );
+        slot->addr = addr;
+    }
 }
 
 /*
@@ -457,7 +581,9 @@ struct cycle
 static struct cycle cycles[MAX_CYCLES];
 static unsigned int cycle_count, deadlocked_count, waiting_count, unfollowed_count, other_process_count,
                     gone_count, error_count, not_responding_count;
-static unsigned int unfollowed_kinds[WAIT_RECORD_KIND_COUNT];
+/* counted by the kind of wait: the wait records' kinds, then host calls */
+#define UNFOLLOWED_HOST_CALL WAIT_RECORD_KIND_COUNT
+static unsigned int unfollowed_kinds[WAIT_RECORD_KIND_COUNT + 1];
 
 static BOOL is_blocked( const struct thread_report *report )
 {
@@ -624,7 +750,8 @@ static void classify( struct thread_report *report, DWORD pid )
         return;
     report->state = STATE_UNFOLLOWED;
     unfollowed_count++;
-    unfollowed_kinds[last->wait_kind < WAIT_RECORD_KIND_COUNT ? last->wait_kind : 0]++;
+    if (last->wait_kind == WAIT_HOST_CALL) unfollowed_kinds[UNFOLLOWED_HOST_CALL]++;
+    else unfollowed_kinds[last->wait_kind < WAIT_RECORD_KIND_COUNT ? last->wait_kind : 0]++;
 }
 
 static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thread_report *report )
@@ -705,12 +832,40 @@ static const WCHAR *wait_kind_text( unsigned int kind, BOOL json )
     return json ? ids[kind] : text[kind];
 }
 
+/* The Linux system call a thread blocked in a host call is in (the node's
+ * object): the ones the server reports, by their x86_64 numbers. */
+static const WCHAR *host_call_name( ULONGLONG nr )
+{
+    static const struct { unsigned int nr; const WCHAR *name; } calls[] =
+    {
+        { 0, L"read" }, { 1, L"write" }, { 7, L"poll" }, { 17, L"pread64" }, { 18, L"pwrite64" },
+        { 19, L"readv" }, { 20, L"writev" }, { 23, L"select" }, { 34, L"pause" }, { 35, L"nanosleep" },
+        { 42, L"connect" }, { 43, L"accept" }, { 44, L"sendto" }, { 45, L"recvfrom" }, { 46, L"sendmsg" },
+        { 47, L"recvmsg" }, { 61, L"wait4" }, { 72, L"fcntl" }, { 73, L"flock" }, { 128, L"rt_sigtimedwait" },
+        { 130, L"rt_sigsuspend" }, { 202, L"futex" }, { 230, L"clock_nanosleep" }, { 232, L"epoll_wait" },
+        { 247, L"waitid" }, { 270, L"pselect6" }, { 271, L"ppoll" }, { 281, L"epoll_pwait" },
+        { 288, L"accept4" }, { 295, L"preadv" }, { 296, L"pwritev" }, { 299, L"recvmmsg" },
+        { 327, L"preadv2" }, { 328, L"pwritev2" }, { 441, L"epoll_pwait2" },
+    };
+    unsigned int i;
+
+    for (i = 0; i < ARRAY_SIZE(calls); i++) if (calls[i].nr == nr) return calls[i].name;
+    return NULL;
+}
+
 /* a blocked thread's own wait, after "blocked" */
 static void print_own_wait( const struct wait_chain_node *node )
 {
     const WCHAR *kind = wait_kind_text( node->wait_kind, FALSE );
 
     if (node->wait_kind == WAIT_MESSAGE_QUEUE) print( L" waiting for messages" );
+    else if (node->wait_kind == WAIT_HOST_CALL)
+    {
+        /* the object is the system call's number, not an address */
+        if (host_call_name( node->object )) print( L" in the host system call %ls()", host_call_name( node->object ) );
+        else print( L" in host system call %I64u", node->object );
+        if (node->name_len) print( L" on %.*ls", (int)(node->name_len / sizeof(WCHAR)), node->name );
+    }
     else if (node->wait_kind == WAIT_OBJECTS && node->object > 1)
         print( L" on %I64u objects: %.*ls", node->object, (int)(node->name_len / sizeof(WCHAR)), node->name );
     else if (node->wait_kind == WAIT_OBJECTS)
@@ -760,7 +915,7 @@ static void print_node_text( const struct wait_chain_node *node, DWORD pid, BOOL
 
 static void print_stack_text( struct target *target, const struct thread_report *report, const WCHAR *indent )
 {
-    WCHAR where[512];
+    WCHAR where[NAME_LENGTH];
     DWORD i;
 
     for (i = 0; i < report->stack_count; i++)
@@ -795,6 +950,10 @@ static BOOL same_group( const struct thread_report *a, const struct thread_repor
     if (a->error != b->error || a->count != b->count || a->count > 1) return FALSE;
     if (a->count && (a->nodes[0].status != b->nodes[0].status || a->nodes[0].wait_kind != b->nodes[0].wait_kind ||
                      a->nodes[0].object != b->nodes[0].object || a->nodes[0].unanswered_ms || b->nodes[0].unanswered_ms))
+        return FALSE;
+    /* what they wait on: a host call's descriptors, the objects of a wait */
+    if (a->count && (a->nodes[0].name_len != b->nodes[0].name_len ||
+                     memcmp( a->nodes[0].name, b->nodes[0].name, a->nodes[0].name_len )))
         return FALSE;
     return a->stack_count == b->stack_count && !memcmp( a->stack, b->stack, a->stack_count * sizeof(a->stack[0]) );
 }
@@ -894,6 +1053,7 @@ static const WCHAR *kind_phrase( unsigned int kind )
     case WAIT_RECORD_CONDITION_VARIABLE: return L"a condition variable";
     case WAIT_RECORD_ADDRESS: return L"WaitOnAddress";
     case WAIT_RECORD_CRITICAL_SECTION: return L"a critical section nobody owns";
+    case UNFOLLOWED_HOST_CALL: return L"a host system call (a read of a pipe or FIFO, a poll, ...)";
     default: return L"an event, a semaphore or another object without an owner";
     }
 }
@@ -926,7 +1086,7 @@ static void print_summary_text( const struct process_report *processes, DWORD co
     {
         print( L"%u blocked thread%ls wait%ls on something whose owner cannot be followed (",
                unfollowed_count, unfollowed_count == 1 ? L"" : L"s", unfollowed_count == 1 ? L"s" : L"" );
-        for (i = 0; i < WAIT_RECORD_KIND_COUNT; i++)
+        for (i = 0; i <= UNFOLLOWED_HOST_CALL; i++)
         {
             if (!unfollowed_kinds[i] || i == WAIT_RECORD_SRW_SHARED) continue;
             if (i == WAIT_RECORD_SRW_EXCLUSIVE) unfollowed_kinds[i] += unfollowed_kinds[WAIT_RECORD_SRW_SHARED];
@@ -986,7 +1146,7 @@ static const WCHAR *state_id( enum thread_state state )
 
 static void print_thread_json( struct target *target, const struct thread_report *report, BOOL first )
 {
-    WCHAR where[512];
+    WCHAR where[NAME_LENGTH];
     DWORD i;
 
     print( L"%ls\n      {\"tid\": %lu, \"state\": \"%ls\"", first ? L"" : L",", report->tid,
@@ -1040,7 +1200,18 @@ static void print_thread_json( struct target *target, const struct thread_report
             print( L", \"wait\": \"objects\", \"objects\": " );
             print_json_string( name );
         }
-        if (node->object && node->wait_kind != WAIT_OBJECTS) print( L", \"address\": \"0x%I64x\"", node->object );
+        else if (node->wait_kind == WAIT_HOST_CALL && is_thread_node( node ))
+        {
+            print( L", \"wait\": \"host_call\"" );
+            if (host_call_name( node->object )) print( L", \"call\": \"%ls\"", host_call_name( node->object ) );
+            else print( L", \"call\": \"%I64u\"", node->object );
+            memcpy( name, node->name, node->name_len );
+            name[node->name_len / sizeof(WCHAR)] = 0;
+            print( L", \"on\": " );
+            print_json_string( name );
+        }
+        else if (node->object && node->wait_kind != WAIT_OBJECTS && node->wait_kind != WAIT_HOST_CALL)
+            print( L", \"address\": \"0x%I64x\"", node->object );
         print( L"}" );
     }
     print( L"],\n       \"stack\": [" );
@@ -1089,45 +1260,178 @@ static void print_report_json( struct process_report *processes, DWORD count )
            other_process_count, gone_count, not_responding_count );
 }
 
+/* Every process and thread of the system, taken once: toolhelp maps its
+ * snapshot again for each Process32Next and Thread32Next, which costs a
+ * few server round trips an entry. */
+struct thread_id
+{
+    DWORD pid;
+    DWORD tid;
+};
+
+static PROCESSENTRY32W *system_processes;
+static DWORD system_process_count;
+static struct thread_id *all_threads;
+static DWORD all_thread_count;
+
+/* the processes and threads of one SystemProcessInformation answer, each
+ * entry checked against the buffer: counted, or stored when the arrays are there */
+static BOOL parse_system( const BYTE *buffer, ULONG size, DWORD *processes, DWORD *threads )
+{
+    const SYSTEM_PROCESS_INFORMATION *spi;
+    ULONG offset = 0;
+    DWORD i;
+
+    *processes = *threads = 0;
+    while (size >= sizeof(*spi) && offset <= size - sizeof(*spi))
+    {
+        spi = (const SYSTEM_PROCESS_INFORMATION *)(buffer + offset);
+        if (spi->dwThreadCount > (size - offset - FIELD_OFFSET( SYSTEM_PROCESS_INFORMATION, ti )) /
+                                 sizeof(spi->ti[0]))
+            return FALSE;
+        if (system_processes)
+        {
+            PROCESSENTRY32W *entry = &system_processes[*processes];
+            const BYTE *name = (const BYTE *)spi->ProcessName.Buffer;
+            DWORD len = min( spi->ProcessName.Length, sizeof(entry->szExeFile) - sizeof(WCHAR) ) / sizeof(WCHAR);
+
+            memset( entry, 0, sizeof(*entry) );
+            entry->dwSize = sizeof(*entry);
+            entry->th32ProcessID = HandleToULong( spi->UniqueProcessId );
+            entry->th32ParentProcessID = HandleToULong( spi->ParentProcessId );
+            entry->cntThreads = spi->dwThreadCount;
+            if (len && name >= buffer && name < buffer + size && len * sizeof(WCHAR) <= buffer + size - name)
+                memcpy( entry->szExeFile, name, len * sizeof(WCHAR) );
+        }
+        for (i = 0; i < spi->dwThreadCount; i++)
+        {
+            if (all_threads)
+            {
+                all_threads[*threads + i].pid = HandleToULong( spi->UniqueProcessId );
+                all_threads[*threads + i].tid = HandleToULong( spi->ti[i].ClientId.UniqueThread );
+            }
+        }
+        *threads += spi->dwThreadCount;
+        (*processes)++;
+        if (!spi->NextEntryOffset) break;
+        offset += spi->NextEntryOffset;
+    }
+    return TRUE;
+}
+
+static BOOL query_system(void)
+{
+    NTSTATUS (WINAPI *pNtQuerySystemInformation)(SYSTEM_INFORMATION_CLASS, void *, ULONG, ULONG *);
+    ULONG size = 0, next = 0x40000, needed = 0;
+    NTSTATUS status = STATUS_INFO_LENGTH_MISMATCH;
+    DWORD processes, threads;
+    BYTE *buffer = NULL;
+    BOOL ret = FALSE;
+    int tries;
+
+    pNtQuerySystemInformation = (void *)GetProcAddress( GetModuleHandleW( L"ntdll.dll" ),
+                                                        "NtQuerySystemInformation" );
+    if (!pNtQuerySystemInformation) return FALSE;
+    for (tries = 0; tries < 8 && status == STATUS_INFO_LENGTH_MISMATCH; tries++)
+    {
+        free( buffer );
+        size = next;
+        if (!(buffer = malloc( size ))) return FALSE;
+        status = pNtQuerySystemInformation( SystemProcessInformation, buffer, size, &needed );
+        next = max( size * 2, needed + 0x10000 );
+    }
+    if (!status && parse_system( buffer, size, &processes, &threads ) &&
+        (system_processes = calloc( processes + 1, sizeof(*system_processes) )) &&
+        (all_threads = calloc( threads + 1, sizeof(*all_threads) )))
+    {
+        ret = parse_system( buffer, size, &system_process_count, &all_thread_count );
+    }
+    free( buffer );
+    return ret;
+}
+
+/* the same from a toolhelp snapshot, where the system does not answer the above */
+static void snapshot_system(void)
+{
+    HANDLE snapshot = CreateToolhelp32Snapshot( TH32CS_SNAPPROCESS | TH32CS_SNAPTHREAD, 0 );
+    PROCESSENTRY32W process = { sizeof(process) };
+    THREADENTRY32 thread = { sizeof(thread) };
+    DWORD size = 64;
+
+    free( system_processes );
+    free( all_threads );
+    system_process_count = all_thread_count = 0;
+    if ((system_processes = malloc( size * sizeof(*system_processes) )) && Process32FirstW( snapshot, &process ))
+    {
+        do
+        {
+            if (system_process_count == size)
+            {
+                void *bigger = realloc( system_processes, 2 * size * sizeof(*system_processes) );
+                if (!bigger) break;
+                system_processes = bigger;
+                size *= 2;
+            }
+            system_processes[system_process_count++] = process;
+        } while (Process32NextW( snapshot, &process ));
+    }
+    size = 256;
+    if ((all_threads = malloc( size * sizeof(*all_threads) )) && Thread32First( snapshot, &thread ))
+    {
+        do
+        {
+            if (all_thread_count == size)
+            {
+                void *bigger = realloc( all_threads, 2 * size * sizeof(*all_threads) );
+                if (!bigger) break;
+                all_threads = bigger;
+                size *= 2;
+            }
+            all_threads[all_thread_count].pid = thread.th32OwnerProcessID;
+            all_threads[all_thread_count++].tid = thread.th32ThreadID;
+        } while (Thread32Next( snapshot, &thread ));
+    }
+    CloseHandle( snapshot );
+}
+
 /* Collects the report of one process: each thread's chain first (it costs
  * the thread nothing), then the stacks (walking one suspends it). */
 static void collect_process( struct process_report *process )
 {
-    THREADENTRY32 entry = { sizeof(entry) };
-    DWORD flags = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG, i, size = 16;
-    HANDLE snapshot;
+    DWORD flags = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG, i, t, size = 16;
+    double start = now_ms(), modules;
 
     if (!(process->readable = open_target( &process->target, process->pid )))
         process->read_error = GetLastError();
+    modules = now_ms();
+    part_ms[PART_MODULES] += modules - start;
     process->threads = malloc( size * sizeof(*process->threads) );
-    snapshot = CreateToolhelp32Snapshot( TH32CS_SNAPTHREAD, 0 );
-    if (process->threads && Thread32First( snapshot, &entry ))
+    for (t = 0; process->threads && t < all_thread_count; t++)
     {
-        do
-        {
-            struct thread_report *report;
+        struct thread_report *report;
 
-            if (entry.th32OwnerProcessID != process->pid) continue;
-            if (process->count == size)
-            {
-                void *bigger = realloc( process->threads, 2 * size * sizeof(*process->threads) );
-                if (!bigger) break;
-                process->threads = bigger;
-                size *= 2;
-            }
-            report = &process->threads[process->count++];
-            memset( report, 0, sizeof(*report) );
-            report->tid = entry.th32ThreadID;
-            get_chain( report, flags );
-        } while (Thread32Next( snapshot, &entry ));
+        if (all_threads[t].pid != process->pid) continue;
+        if (process->count == size)
+        {
+            void *bigger = realloc( process->threads, 2 * size * sizeof(*process->threads) );
+            if (!bigger) break;
+            process->threads = bigger;
+            size *= 2;
+        }
+        report = &process->threads[process->count++];
+        memset( report, 0, sizeof(*report) );
+        report->tid = all_threads[t].tid;
+        get_chain( report, flags );
     }
-    CloseHandle( snapshot );
+    start = now_ms();
+    part_ms[PART_CHAINS] += start - modules;
     for (i = 0; i < process->count; i++)
     {
         classify( &process->threads[i], process->pid );
         if (process->readable && (is_blocked( &process->threads[i] ) || all_stacks))
             walk_stack( &process->target, &process->threads[i] );
     }
+    part_ms[PART_STACKS] += now_ms() - start;
 }
 
 /*
@@ -1348,11 +1652,10 @@ static void print_list( const DWORD *pids, DWORD count )
 
 int __cdecl wmain( int argc, WCHAR *argv[] )
 {
-    PROCESSENTRY32W entry = { sizeof(entry) };
     struct wanted *wanted;
     struct process_report *processes;
-    DWORD nwanted = 0, nprocesses = 0, i, j, parent = 0, *chosen, nchosen = 0, skipped = 0;
-    HANDLE snapshot;
+    DWORD nwanted = 0, nprocesses = 0, i, j, k, parent = 0, *chosen, nchosen = 0, skipped = 0;
+    double report_start, start;
     int status = 0;
 
     for (i = 1; i < argc; i++)
@@ -1369,6 +1672,7 @@ int __cdecl wmain( int argc, WCHAR *argv[] )
         else if (!wcscmp( argv[i], L"--wine" )) with_wine = TRUE;
         else if (!wcscmp( argv[i], L"--other-processes" )) other_processes = TRUE;
         else if (!wcscmp( argv[i], L"--list" )) list_only = TRUE;
+        else if (!wcscmp( argv[i], L"--timing" )) timing = TRUE;
         else if (!wcscmp( argv[i], L"--help" ) || !wcscmp( argv[i], L"-h" ) || !wcscmp( argv[i], L"/?" ))
         {
             print_to( &out, L"%ls", usage );
@@ -1393,48 +1697,45 @@ int __cdecl wmain( int argc, WCHAR *argv[] )
         return EXIT_ERROR;
     }
 
-    /* every process, once: names for the nodes, and the ones to report */
-    snapshot = CreateToolhelp32Snapshot( TH32CS_SNAPPROCESS, 0 );
-    for (i = 0, j = Process32FirstW( snapshot, &entry ); j; j = Process32NextW( snapshot, &entry )) i++;
+    /* every process and thread, once: names for the nodes, the processes to
+     * report and their threads */
+    report_start = now_ms();
+    if (!query_system()) snapshot_system();
+    i = system_process_count;
     all_processes = calloc( i + 1, sizeof(*all_processes) );
     chosen = calloc( i + 1, sizeof(*chosen) );
     processes = calloc( i + 1, sizeof(*processes) );
-    if (!all_processes || !chosen || !processes) return EXIT_ERROR;
-    if (Process32FirstW( snapshot, &entry ))
+    if (!system_processes || !all_processes || !chosen || !processes) return EXIT_ERROR;
+    for (k = 0; k < system_process_count; k++)
     {
-        do
-        {
-            if (all_process_count > i) break;
-            if (entry.th32ProcessID == GetCurrentProcessId()) parent = entry.th32ParentProcessID;
-            all_processes[all_process_count].pid = entry.th32ProcessID;
-            wcscpy( all_processes[all_process_count++].name, entry.szExeFile );
-        } while (Process32NextW( snapshot, &entry ));
+        const PROCESSENTRY32W *entry = &system_processes[k];
+
+        if (entry->th32ProcessID == GetCurrentProcessId()) parent = entry->th32ParentProcessID;
+        all_processes[all_process_count].pid = entry->th32ProcessID;
+        wcscpy( all_processes[all_process_count++].name, entry->szExeFile );
     }
     get_unix_pids();
     if (!resolve_numbers( wanted, nwanted )) return EXIT_ERROR;
 
-    if (Process32FirstW( snapshot, &entry ))
+    for (k = 0; k < system_process_count; k++)
     {
-        do
-        {
-            BOOL want = !nwanted;
+        const PROCESSENTRY32W *entry = &system_processes[k];
+        BOOL want = !nwanted;
 
-            if (entry.th32ProcessID == GetCurrentProcessId()) continue;
-            for (j = 0; j < nwanted; j++)
-            {
-                if (wanted[j].number ? wanted[j].pid == entry.th32ProcessID
-                                     : name_matches( wanted[j].arg, entry.szExeFile ))
-                    want = wanted[j].found = TRUE;
-            }
-            if (!nwanted && !with_wine && is_wine_process( &entry, parent ))
-            {
-                skipped++;
-                continue;
-            }
-            if (want && nchosen <= i) chosen[nchosen++] = entry.th32ProcessID;
-        } while (Process32NextW( snapshot, &entry ));
+        if (entry->th32ProcessID == GetCurrentProcessId()) continue;
+        for (j = 0; j < nwanted; j++)
+        {
+            if (wanted[j].number ? wanted[j].pid == entry->th32ProcessID
+                                 : name_matches( wanted[j].arg, entry->szExeFile ))
+                want = wanted[j].found = TRUE;
+        }
+        if (!nwanted && !with_wine && is_wine_process( entry, parent ))
+        {
+            skipped++;
+            continue;
+        }
+        if (want && nchosen <= i) chosen[nchosen++] = entry->th32ProcessID;
     }
-    CloseHandle( snapshot );
 
     /* a process asked for that is not there: no verdict, no report */
     for (j = 0; j < nwanted; j++)
@@ -1468,8 +1769,19 @@ int __cdecl wmain( int argc, WCHAR *argv[] )
     }
     pCloseThreadWaitChainSession( session );
 
+    start = now_ms();
     if (json) print_report_json( processes, nprocesses );
     else print_report_text( processes, nprocesses );
+    part_ms[PART_PRINT] = now_ms() - start;
+    if (timing)
+    {
+        DWORD threads = 0;
+
+        for (j = 0; j < nprocesses; j++) threads += processes[j].count;
+        error( L"report of %lu threads in %.2f ms: modules %.2f, wait chains %.2f, stacks %.2f, "
+               L"naming frames and printing %.2f\n", threads, now_ms() - report_start, part_ms[PART_MODULES],
+               part_ms[PART_CHAINS], part_ms[PART_STACKS], part_ms[PART_PRINT] );
+    }
     for (j = 0; j < nprocesses; j++) close_target( &processes[j].target );
     return verdict();
 }

@@ -20,7 +20,8 @@ static BOOL (WINAPI *pGetThreadWaitChain)(HWCT, DWORD_PTR, DWORD, DWORD, DWORD *
 static HANDLE never_event;
 
 /* chains of 1, 5, 9 and 16 nodes: threads joining the next one; the last
- * one waits on an event, or for 16 nodes on an abandoned mutex as well */
+ * one waits on an event, or for 16 nodes on an abandoned mutex as well
+ * (and 15 nodes through critical sections, below) */
 static HWCT session;
 static DWORD query_tid, query_nodes;
 static HANDLE abandoned_mutex;
@@ -85,6 +86,58 @@ static void bench_chain( int threads, BOOL abandoned, int expect )
         WaitForSingleObject( t[i], INFINITE );
         CloseHandle( t[i] );
     }
+}
+
+/* 15 nodes through critical sections: thread i holds section i and enters
+ * section i + 1; the last one waits on an event. Each thread node's wait
+ * is one it recorded (the server does not see it), and each section's
+ * owner is read from the process. */
+#define CS_THREADS 8
+
+static CRITICAL_SECTION chain_cs[CS_THREADS];
+static volatile LONG chain_cs_held;
+
+static DWORD WINAPI hold_and_enter( void *arg )
+{
+    int i = (int)(INT_PTR)arg;
+
+    EnterCriticalSection( &chain_cs[i] );
+    InterlockedIncrement( &chain_cs_held );
+    while (chain_cs_held < CS_THREADS) Sleep( 1 );
+    if (i < CS_THREADS - 1) EnterCriticalSection( &chain_cs[i + 1] );
+    else WaitForSingleObject( never_event, INFINITE );
+    return 0;
+}
+
+static double chain_cs_ns;
+
+static void bench_chain_cs(void)
+{
+    HANDLE t[CS_THREADS];
+    DWORD tid[CS_THREADS];
+    int i;
+
+    for (i = 0; i < CS_THREADS; i++) InitializeCriticalSection( &chain_cs[i] );
+    for (i = 0; i < CS_THREADS; i++) t[i] = CreateThread( NULL, 0, hold_and_enter, (void *)(INT_PTR)i, 0, &tid[i] );
+    query_tid = tid[0];
+    for (i = 0; i < 250; i++)
+    {
+        query_nodes = 0;
+        query();
+        if (query_nodes == 2 * CS_THREADS - 1) break;
+        Sleep( 20 );
+    }
+    if (query_nodes == 2 * CS_THREADS - 1)
+    {
+        chain_cs_ns = measure( query, 300 );
+        printf( "wct_chain_15_cs_nodes %.1f ns\n", chain_cs_ns );
+    }
+    else
+        printf( "# wct_chain_15_cs_nodes: not supported (%lu nodes)\n", query_nodes );
+    /* the sections stay held: their owners are ended */
+    for (i = 0; i < CS_THREADS; i++) TerminateThread( t[i], 0 );
+    WaitForMultipleObjects( CS_THREADS, t, TRUE, INFINITE );
+    for (i = 0; i < CS_THREADS; i++) CloseHandle( t[i] );
 }
 
 /* the primitives the wait-chain bookkeeping touches */
@@ -273,7 +326,10 @@ int main( int argc, char **argv )
     bench_chain( 3, FALSE, 5 );
     bench_chain( 5, FALSE, 9 );
     bench_chain( 8, TRUE, 16 );
+    bench_chain_cs();
     if (chain_ns[1] && chain_ns[16])
         printf( "wct_chain_16_over_1 %.2f ratio\n", chain_ns[16] / chain_ns[1] );
+    if (chain_ns[1] && chain_cs_ns)
+        printf( "wct_chain_15_cs_over_1 %.2f ratio\n", chain_cs_ns / chain_ns[1] );
     return 0;
 }

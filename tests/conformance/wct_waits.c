@@ -358,6 +358,69 @@ static void test_critical_section_wait_time(void)
     finish_thread( waiter, TRUE );
 }
 
+/* W-41: W-13 with a critical section that has no debug information. Wine
+ * waits for such a section on a semaphore, through the server, and the
+ * chain still says critical section and goes on to its owner. */
+static void test_critical_section_no_debug_info(void)
+{
+    HANDLE holder, waiter;
+    DWORD holder_tid, tid;
+    struct expect expect[3] =
+        { BLOCKED( 0 ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( 0 ) };
+    CRITICAL_SECTION section;
+    BOOL ret;
+
+    ok( InitializeCriticalSectionEx( &section, 0, CRITICAL_SECTION_NO_DEBUG_INFO ),
+        "W-41: InitializeCriticalSectionEx failed, error %lu\n", GetLastError() );
+    ResetEvent( holding );
+    holder = start_thread( hold_cs, &section, &holder_tid );
+    WaitForSingleObject( holding, INFINITE );
+    waiter = start_thread( enter_cs, &section, &tid );
+    expect[0].tid = tid;
+    expect[2].tid = holder_tid;
+    ret = query_chain( tid, 0, WCT_MAX_NODE_COUNT, expect, 3 );
+    ok( ret && node_count == 3, "W-41: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
+    ok( !is_cycle, "W-41: cycle\n" );
+    ok( nodes[1].ObjectType == WctCriticalSectionType && nodes[1].ObjectStatus == WctStatusOwned,
+        "W-41: node 1 is %u/%u\n", nodes[1].ObjectType, nodes[1].ObjectStatus );
+    ok( nodes[2].ThreadObject.ThreadId == holder_tid, "W-41: owner %04lx, expected %04lx\n",
+        nodes[2].ThreadObject.ThreadId, holder_tid );
+    finish_thread( holder, TRUE );
+    finish_thread( waiter, TRUE );
+}
+
+static DWORD WINAPI wait_never( void *arg )
+{
+    WaitForSingleObject( never_event, INFINITE );
+    return 0;
+}
+
+/* W-42: a thread that ran, even without leaving its wait (suspended and
+ * resumed while it waits on an event), has switched since: its
+ * ContextSwitches grows. Asked until it does, for 10 s at most: a count
+ * kept from before it ran never would. */
+static void test_switches_after_running(void)
+{
+    DWORD tid, before, now = 0, start;
+    HANDLE thread;
+
+    thread = start_thread( wait_never, NULL, &tid );
+    check_blocked_alone( tid, 0, GetCurrentProcessId() );
+    before = settled_switches( tid );
+    ok( SuspendThread( thread ) == 0, "W-42: SuspendThread failed, error %lu\n", GetLastError() );
+    ok( ResumeThread( thread ) == 1, "W-42: ResumeThread failed, error %lu\n", GetLastError() );
+    for (start = GetTickCount(); GetTickCount() - start < 10000; Sleep( 10 ))
+    {
+        node_count = WCT_MAX_NODE_COUNT;
+        if (!pGetThreadWaitChain( session, 0, 0, tid, &node_count, nodes, &is_cycle )) continue;
+        now = nodes[0].ThreadObject.ContextSwitches;
+        if (now > before) break;
+    }
+    ok( now > before, "W-42: %lu context switches after the thread ran, %lu before\n", now, before );
+    check_blocked_alone( tid, 0, GetCurrentProcessId() );
+    finish_thread( thread, TRUE );
+}
+
 /* W-36: W-13 in another process. The child reports its two threads' ids
  * on a pipe. */
 static void child_cs_chain( HANDLE pipe )
@@ -765,6 +828,8 @@ START_TEST(wct_waits)
     test_srw_lock();
     test_condition_variables();
     test_critical_section_wait_time();
+    test_critical_section_no_debug_info();
+    test_switches_after_running();
     test_other_process( argv[0] );
     test_main_thread_exited( argv[0] );
     test_read_memory_undisturbed( argv[0] );

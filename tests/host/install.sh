@@ -76,10 +76,24 @@ copyright="$scratch/debroot/usr/share/doc/wine-layer/copyright"
 grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/$' "$copyright" &&
     grep -q '^License: LGPL-2.1+$' "$copyright" && echo "the package: a copyright file (DEP-5, LGPL-2.1+)" ||
     { echo "the package: no copyright file"; fail=1; }
-case "$(dpkg-deb -f "$deb" Homepage)" in
-    *winehq*) echo "the package names Wine's homepage as its own"; fail=1 ;;
-    *) echo "the package does not name Wine's homepage as its own" ;;
-esac
+# the Homepage field: none by default (the project has no published page),
+# the page given with WINE_LAYER_HOMEPAGE, never Wine's or a non-URL
+[ -z "$(dpkg-deb -f "$deb" Homepage)" ] && echo "the package has no Homepage field by default" ||
+    { echo "the package has Homepage '$(dpkg-deb -f "$deb" Homepage)' though none was given"; fail=1; }
+version=$(dpkg-deb -f "$deb" Version)
+for page in https://example.org/wine-layer "not a page" https://www.winehq.org/; do
+    rm -rf "$scratch/homepage"
+    rc=0
+    WINE_LAYER_HOMEPAGE="$page" "$TOP/tools/install.sh" deb "$STAGED" "$MODULES" "$scratch/homepage" "$version" \
+        "$wine_version" >"$scratch/homepage.log" 2>&1 || rc=$?
+    field=$(dpkg-deb -f "$scratch/homepage/wine-layer_${version}_amd64.deb" Homepage 2>/dev/null || true)
+    case "$page:$rc:$field" in
+        "https://example.org/wine-layer:0:https://example.org/wine-layer") echo "WINE_LAYER_HOMEPAGE=$page: Homepage: $field" ;;
+        "not a page:1:"|"https://www.winehq.org/:1:") echo "WINE_LAYER_HOMEPAGE=$page: refused, '$(head -1 "$scratch/homepage.log")'" ;;
+        *) echo "WINE_LAYER_HOMEPAGE=$page: exit $rc, Homepage '$field'"; cat "$scratch/homepage.log"; fail=1 ;;
+    esac
+done
+rm -rf "$scratch/homepage"
 listing=$(dpkg-deb -c "$deb" | awk '{ print $6 }' | grep -c '^./usr/lib/wine-layer/.*[^/]$')
 [ "$listing" -gt 10 ] && echo "the package holds $listing files of the layer" || { echo "the package holds $listing files"; fail=1; }
 rm -rf "$scratch/debroot"

@@ -5,8 +5,9 @@
 # line per process; Wine's own processes are left out unless --wine asks
 # for them; anything ambiguous or unknown is refused with a message naming
 # it, a missing process is named and gets no verdict on stdout; --all shows
-# the stacks of running threads too; Wine's messages reach its stderr only
-# when asked for through WINEDEBUG.
+# the stacks of running threads too; --timing says on stderr how long the
+# report took; Wine's messages reach its stderr only when asked for through
+# WINEDEBUG.
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 . "$TOP/tools/testlib.sh"
@@ -101,6 +102,18 @@ if [ "$frames" = "$threads" ] && grep -q 'hang!main+0x' "$dir/every.txt"; then
     echo "--all: a stack for each of the $threads threads"
 else
     echo "--all: $frames stacks for $threads threads"; cat "$dir/every.txt"; fail=1
+fi
+
+# --timing: the same report on stdout, and on stderr how long it took, for
+# as many threads as the report has
+"$LAYER" wctdump "$pid" >"$dir/plain.txt" 2>/dev/null || true
+"$LAYER" wctdump --timing "$pid" >"$dir/timed.txt" 2>"$dir/timed.err" || true
+threads=$(grep -c '^  thread [0-9]*: ' "$dir/timed.txt" || true)
+if grep -q "^wctdump: report of $threads threads in [0-9.]* ms: modules [0-9.]*, wait chains [0-9.]*, stacks [0-9.]*, naming frames and printing [0-9.]*\$" "$dir/timed.err" &&
+   [ "$(grep -c '^  thread [0-9]*: ' "$dir/plain.txt" || true)" = "$threads" ]; then
+    echo "--timing: $(cat "$dir/timed.err")"
+else
+    echo "--timing: stderr '$(cat "$dir/timed.err")' for $threads threads"; fail=1
 fi
 
 missing=4000000000
