@@ -36,6 +36,10 @@ MARKER=etc/wine-layer-root
 COPY=/root/wine-layer
 LOG=$DIR/check.log
 MOUNTS="proc sys dev dev/pts dev/shm"
+# the certificate authorities of this machine's network, in the root
+# (host_cas), and the mark that the root's bundle needs remaking
+CA_DIR=usr/local/share/ca-certificates/host
+CA_CHANGED=etc/wine-layer-cas-changed
 
 say() { echo "debian13: $*"; }
 die() { echo "debian13: error: $*" >&2; exit 1; }
@@ -126,6 +130,12 @@ if [ "${1:-}" = --inside ]; then
         mounted="$m $mounted"
     done
     say "mounted $(echo $MOUNTS | sed 's/ /, /g') in $ROOT"
+    # (before ca-certificates is installed, its own set-up takes them)
+    if [ -f "$ROOT/$CA_CHANGED" ] && [ -x "$ROOT/usr/sbin/update-ca-certificates" ]; then
+        chroot "$ROOT" /usr/sbin/update-ca-certificates --fresh >/dev/null 2>&1 ||
+            { echo "debian13: error: update-ca-certificates failed in the root" >&2; exit 1; }
+        rm -f "$ROOT/$CA_CHANGED"
+    fi
 
     # A fresh machine's environment, root's; the command runs in the
     # background so that the traps above run as soon as a signal comes.
@@ -204,6 +214,44 @@ write_sources() {
                 "$SECURITY" $SUITE
     } >"$ROOT/etc/apt/sources.list.d/debian.sources"
     cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
+    host_cas
+}
+
+# The certificate authorities this machine trusts beyond Debian's own (its
+# network's, e.g. a proxy that inspects TLS: in /etc/ssl/certs/ca-certificates.crt
+# but in no file of /usr/share/ca-certificates) go into the root's
+# /usr/local/share/ca-certificates/host, where update-ca-certificates takes
+# them, as a machine on this network would have them; without them npm
+# cannot fetch the test programs. HTTP to the archive needs none.
+host_cas() {
+    bundle=/etc/ssl/certs/ca-certificates.crt
+    new=$DIR/cas.new
+    rm -rf "$new"
+    mkdir -p "$new"
+    if [ -f "$bundle" ]; then
+        find /usr/share/ca-certificates -name '*.crt' -type f -exec cat {} + >"$new/known" 2>/dev/null || true
+        awk -v known="$new/known" -v out="$new" '
+            /-----BEGIN CERTIFICATE-----/ { b = ""; inside = 1 }
+            inside { sub(/\r$/, ""); b = b $0 "\n" }
+            /-----END CERTIFICATE-----/ {
+                inside = 0
+                if (FILENAME == known) { seen[b] = 1; next }
+                if (!(b in seen)) { f = sprintf("%s/host-%d.crt", out, ++n); printf "%s", b > f; close(f) }
+            }' "$new/known" "$bundle"
+        rm -f "$new/known"
+    fi
+    if [ -z "$(ls "$new")" ] && [ ! -d "$ROOT/$CA_DIR" ]; then
+        :
+    elif ! diff -r -q "$new" "$ROOT/$CA_DIR" >/dev/null 2>&1; then
+        rm -rf "$ROOT/$CA_DIR"
+        if [ -n "$(ls "$new")" ]; then
+            mkdir -p "$ROOT/$CA_DIR"
+            cp "$new"/*.crt "$ROOT/$CA_DIR/"
+            say "the root trusts this machine's $(ls "$new" | wc -l) certificate authorities beyond Debian's"
+        fi
+        : >"$ROOT/$CA_CHANGED"   # update-ca-certificates runs in the root (if installed)
+    fi
+    rm -rf "$new"
 }
 
 need_tools() {
@@ -317,8 +365,11 @@ cp "$list" "$ROOT$COPY/.debian13-files"
 
 say "running '$what' in the root (log: $LOG)"
 rc=0
+# (the log exists before the tailer below opens it: under load the run
+# could start after tail, which gives up on a missing file)
+: >"$LOG"
 unshare --mount --pid --fork --kill-child --mount-proc --propagation private \
-    sh "$TOP/tools/debian13.sh" --inside "$what" >"$LOG" 2>&1 &
+    sh "$TOP/tools/debian13.sh" --inside "$what" >>"$LOG" 2>&1 &
 inner=$!
 # it shows the log to the end, whatever signal the run gets
 (trap '' INT TERM HUP; exec tail -n +1 -f --pid=$inner "$LOG" 2>/dev/null) &

@@ -21,9 +21,11 @@ SOURCE="$CACHE/$(basename "$WINE_SOURCE_DEFAULT")"
 
 # wine64 and wine64-tools are installed at exactly WINE_VERSION; debootstrap
 # makes the Debian 13 root of make check-debian13 (not needed on Debian 13).
+# Two are for the tests, not in a minimal Debian: man-db (host/install reads
+# the man pages the layer installs), python3-jsonschema (host/wctdump_schema).
 PACKAGES="gcc-mingw-w64-x86-64 gcc make perl flex bison
 autoconf automake dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
-libxml-libxml-perl procps valgrind python3-jsonschema git"
+libxml-libxml-perl procps valgrind python3-jsonschema git man-db"
 [ "$DEBIAN_CODENAME" = trixie ] || PACKAGES="$PACKAGES debootstrap"
 
 say() { echo "setup: $*"; }
