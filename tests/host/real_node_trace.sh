@@ -12,6 +12,12 @@
 # on both.
 set -eu
 [ -z "$STOCK" ] || { echo "layer only (it compares with stock Wine itself)"; exit 77; }
+# Wine 10.0's dbghelp gives node no name for the return into
+# RtlUserThreadStart's assembly stub, on stock Wine as on the layer, so this
+# test's check of the trace's tail needs its own naming there first
+# (issue 18's note): until then it runs on 8.0 only.
+[ "$WINE_SERIES" = wine-8.0 ] ||
+    { echo "not yet on $WINE_SERIES: dbghelp names no RtlUserThreadStart frame there"; exit 77; }
 . "$TOP/tools/testlib.sh"
 . "$TOP/tests/host/real_node.lib"
 dir="$TESTBIN/host/real_node_trace"
