@@ -2,7 +2,8 @@
 # The launcher: its own --help and --version, --env refuses a program, the
 # default prefix is named after the tree, a prefix of another user gets a
 # hint, a prefix set up by the other flavour is not rewritten silently, a
-# 32-bit program is told to use --stock, and
+# 32-bit program is told to use --stock, a wineserver that works in its
+# prefix for a moment is still found, and
 # 100 programs launched back to back (four at a time, each right after
 # another) are never refused because a Wine process passing through the
 # server's directory was taken for another wineserver.
@@ -71,6 +72,23 @@ WINEPREFIX="$dir/switch" run 1 "was set up by the layer; running stock Wine ther
     --stock "$dir/true.exe"
 rm "$dir/switch/.wine-layer-flavour"
 WINEPREFIX="$dir/switch" run 1 "was set up by another Wine; running the layer there" "$dir/true.exe"
+
+# a wineserver that works in its prefix for a moment (it loads or saves the
+# registry there) is still the prefix's: the launcher finds it by the lock
+# file it holds, so wctdump does not say that nothing runs there; here one
+# that is not the layer's, in a prefix with no other server
+mkdir -p "$dir/busy/prefix"
+: >"$dir/busy/prefix/system.reg"
+echo layer >"$dir/busy/prefix/.wine-layer-flavour"
+sdir="$dir/busy/tmp/server-$(stat -c '%d-%i' "$dir/busy/prefix" | awk -F- '{ printf "%x-%x", $1, $2 }')"
+mkdir -p "$sdir"
+: >"$sdir/lock"
+cp "$(command -v sleep)" "$dir/busy/wineserver"
+(cd "$dir/busy/prefix" && exec "$dir/busy/wineserver" 60 9<"$sdir/lock") &
+busy=$!
+for i in $(seq 50); do [ "$(readlink "/proc/$busy/fd/9")" = "$sdir/lock" ] && break; sleep 0.1; done
+WINEPREFIX="$dir/busy/prefix" run 2 "is served by another wineserver ($dir/busy/wineserver)" wctdump
+kill $busy; wait $busy 2>/dev/null || true
 
 # 100 launches, each right after another
 "$LAYER" --kill
