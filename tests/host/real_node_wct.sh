@@ -21,12 +21,6 @@
 # timeout: 600
 set -eu
 [ -z "$STOCK" ] || { echo "layer only (stock Wine has no wctdump)"; exit 77; }
-# On Wine 10.0 node's main thread waits in NtRemoveIoCompletionEx on the
-# wineserver's per-thread completion_wait object, which the layer's wait
-# chains do not yet follow to its completion port (issue 18's note): until
-# they do, this test runs on 8.0 only.
-[ "$WINE_SERIES" = wine-8.0 ] ||
-    { echo "not yet on $WINE_SERIES: a completion-port wait is not followed to its port there"; exit 77; }
 . "$TOP/tools/testlib.sh"
 . "$TOP/tests/host/real_node.lib"
 dir="$TESTBIN/host/real_node_wct"
