@@ -2,10 +2,12 @@
 # Judges the frames the layer gives for a real node.exe, from node.exe's own
 # file and the process's own memory, not from the layer:
 #
-#   trace NODE.EXE NTDLL.DLL STDERR
+#   trace NODE.EXE MAPS STDERR
 #                             node's native back-trace (process.abort(): node
-#                             prints CaptureStackBackTrace's frames)
-#   frames NODE.EXE NTDLL.DLL STDERR
+#                             prints CaptureStackBackTrace's frames); MAPS is
+#                             /proc/PID/maps of that node, read before it
+#                             aborted
+#   frames NODE.EXE MAPS STDERR
 #                             that back-trace a frame a line: node.exe's by
 #                             address, ntdll's by the checker's own name,
 #                             the others by the name node printed
@@ -21,8 +23,9 @@
 # executable mapping of the process). A name wctdump gives a node.exe frame
 # is an export of node.exe at that address minus the offset. In a back-trace
 # node prints, the checker names ntdll's frames itself, from the ntdll.dll
-# the process ran (NTDLL.DLL, mapped at its preferred base, as Wine maps
-# ntdll in every process): the export where the function that holds the
+# the process ran, at the address it was mapped at (both from its memory
+# map: Wine 10.0 maps it far from its preferred base): the export where the
+# function that holds the
 # return address begins (its .pdata entry), so that a trace is judged the
 # same whether dbghelp names that frame (Wine 8.0) or not (Wine 10.0's gives
 # no name to RtlUserThreadStart's assembly stub); where dbghelp gave a name,
@@ -99,7 +102,8 @@ class PE:
 
 
     def contains(self, addr):
-        """is this address in the image, mapped at its preferred base?"""
+        """is this address in the image (at self.base: its preferred base
+        unless the caller says where it was mapped)?"""
         return self.base <= addr < self.base + self.size
 
     def function_start(self, rva):
@@ -197,6 +201,19 @@ def check_return_address(pe, addr, what, module='node.exe'):
     return code[16 - n:]
 
 
+def mapped_ntdll(maps):
+    """the ntdll.dll a process ran, from its /proc/PID/maps: a PE at the
+    address its file's first page was mapped at"""
+    for line in open(maps):
+        fields = line.split(None, 5)
+        if len(fields) == 6 and fields[5].strip().endswith('/ntdll.dll') and int(fields[2], 16) == 0:
+            pe = PE(fields[5].strip())
+            pe.base = int(fields[0].split('-')[0], 16)
+            return pe
+    print('WRONG: no ntdll.dll in %s' % maps)
+    return None
+
+
 def native_trace(stderr):
     """(number, address, name node printed) of each frame of the native
     back-trace; None (said why) if there is none"""
@@ -219,12 +236,12 @@ def native_trace(stderr):
     return frames
 
 
-def trace(node, ntdll_path, stderr):
+def trace(node, maps, stderr):
     """node's native back-trace, printed by its fatal-error path"""
     pe = PE(node)
-    ntdll = PE(ntdll_path)
+    ntdll = mapped_ntdll(maps)
     frames = native_trace(stderr)
-    if frames is None:
+    if frames is None or ntdll is None:
         return 1
     print('%d frames, %d in node.exe, %d in ntdll' % (len(frames), sum(pe.contains(a) for _, a, _ in frames),
                                                       sum(ntdll.contains(a) for _, a, _ in frames)))
@@ -256,13 +273,13 @@ def trace(node, ntdll_path, stderr):
     return summary()
 
 
-def trace_frames(node, ntdll_path, stderr):
+def trace_frames(node, maps, stderr):
     """the back-trace a frame a line: node.exe's by address, ntdll's by the
     checker's name (its address where it has none), others as node printed"""
     pe = PE(node)
-    ntdll = PE(ntdll_path)
+    ntdll = mapped_ntdll(maps)
     frames = native_trace(stderr)
-    if frames is None:
+    if frames is None or ntdll is None:
         return 1
     for number, addr, name in frames:
         if ntdll.contains(addr):
@@ -420,7 +437,7 @@ if __name__ == '__main__':
     modes = {'trace': (trace, 3), 'frames': (trace_frames, 3), 'stacks': (stacks, 2), 'samples': (samples, 3),
              'threads': (threads, 1)}
     if len(sys.argv) < 2 or sys.argv[1] not in modes or len(sys.argv) != 2 + modes[sys.argv[1]][1]:
-        print('usage: real_node_check.py trace NODE.EXE NTDLL.DLL STDERR | frames NODE.EXE NTDLL.DLL STDERR | '
+        print('usage: real_node_check.py trace NODE.EXE MAPS STDERR | frames NODE.EXE MAPS STDERR | '
               'stacks NODE.EXE JSON | samples NODE.EXE SAMPLES UNIXPID | threads JSON')
         sys.exit(2)
     sys.exit(modes[sys.argv[1]][0](*sys.argv[2:]))
