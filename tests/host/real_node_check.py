@@ -25,12 +25,11 @@
 # node prints, the checker names ntdll's frames itself, from the ntdll.dll
 # the process ran, at the address it was mapped at (both from its memory
 # map: Wine 10.0 maps it far from its preferred base): the export where the
-# function that holds the
-# return address begins (its .pdata entry), so that a trace is judged the
-# same whether dbghelp names that frame (Wine 8.0) or not (Wine 10.0's gives
-# no name to RtlUserThreadStart's assembly stub); where dbghelp gave a name,
-# it must be that one. Prints one line per finding and a summary; exits 1 on
-# any wrong frame.
+# function that holds the return address begins (its .pdata entry), so that
+# a trace is judged the same whether dbghelp names that frame (Wine 8.0) or
+# not (Wine 10.0's gives no name to RtlUserThreadStart's assembly stub);
+# where dbghelp gave a name, it must be that one. Prints one line per
+# finding and a summary; exits 1 on any wrong frame.
 #
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -99,7 +98,6 @@ class PE:
                     func, = struct.unpack('<I', self.read(funcs + 4 * ordinal, 4))
                     self._exports.setdefault(func, []).append(self.cstring(name_rva))
         return self._exports
-
 
     def contains(self, addr):
         """is this address in the image (at self.base: its preferred base
