@@ -1,6 +1,6 @@
 /*
  * Conformance tests for Wait Chain Traversal: every kind of wait is
- * Blocked (W-32 to W-36), a query disturbs nothing (W-37), the
+ * Blocked (W-32 to W-36, W-43), a query disturbs nothing (W-37), the
  * bookkeeping behind it touches no memory of the program's or the
  * system's (W-38), and a process whose main thread has exited is read as
  * any other (W-39), and reading its memory stops none of its threads (W-40). Test ids refer to the scenario catalogue in the
@@ -293,6 +293,58 @@ static void test_condition_variables(void)
     pNtReleaseKeyedEvent( keyed_event, (void *)0x100, FALSE, NULL );
     finish_thread( t, FALSE );
     CloseHandle( keyed_event );
+}
+
+/* W-43: a thread waiting for a completion port (GetQueuedCompletionStatus,
+ * and GetQueuedCompletionStatusEx alertable, as libuv's event loop waits)
+ * is Blocked alone: a port has no owner to follow. A packet posted to the
+ * port then reaches the thread that waited. */
+static HANDLE port;
+
+static DWORD WINAPI wait_completion( void *arg )
+{
+    OVERLAPPED *overlapped = NULL;
+    ULONG_PTR key = 0;
+    DWORD size = 0;
+
+    if (!GetQueuedCompletionStatus( port, &size, &key, &overlapped, INFINITE )) return 1;
+    return key == 0x43 && size == 43 && overlapped == (OVERLAPPED *)0x4343 ? 0 : 2;
+}
+
+static DWORD WINAPI wait_completion_ex( void *arg )
+{
+    OVERLAPPED_ENTRY entries[4];
+    ULONG count = 0;
+
+    if (!GetQueuedCompletionStatusEx( port, entries, ARRAY_SIZE(entries), &count, INFINITE, TRUE )) return 1;
+    return count == 1 && entries[0].lpCompletionKey == 0x43 && entries[0].dwNumberOfBytesTransferred == 43 &&
+           entries[0].lpOverlapped == (OVERLAPPED *)0x4343 ? 0 : 2;
+}
+
+static void test_completion_port(void)
+{
+    static const struct { const char *what; LPTHREAD_START_ROUTINE func; } waits[] =
+    {
+        { "W-43 GetQueuedCompletionStatus", wait_completion },
+        { "W-43 GetQueuedCompletionStatusEx", wait_completion_ex },
+    };
+    DWORD tid, code;
+    HANDLE t;
+    int i;
+
+    for (i = 0; i < ARRAY_SIZE(waits); i++)
+    {
+        port = CreateIoCompletionPort( INVALID_HANDLE_VALUE, NULL, 0, 1 );
+        ok( port != NULL, "W-43: CreateIoCompletionPort failed, error %lu\n", GetLastError() );
+        t = start_thread( waits[i].func, NULL, &tid );
+        check_blocked_wait( waits[i].what, tid );
+        ok( PostQueuedCompletionStatus( port, 43, 0x43, (OVERLAPPED *)0x4343 ),
+            "W-43: PostQueuedCompletionStatus failed, error %lu\n", GetLastError() );
+        ok( WaitForSingleObject( t, 5000 ) == WAIT_OBJECT_0, "%s: the thread did not wake\n", waits[i].what );
+        ok( GetExitCodeThread( t, &code ) && !code, "%s: the thread got %lu\n", waits[i].what, code );
+        CloseHandle( t );
+        CloseHandle( port );
+    }
 }
 
 /* W-35, W-37: a critical section held by a thread that waits on an event */
@@ -827,6 +879,7 @@ START_TEST(wct_waits)
     test_sleep();
     test_srw_lock();
     test_condition_variables();
+    test_completion_port();
     test_critical_section_wait_time();
     test_critical_section_no_debug_info();
     test_switches_after_running();

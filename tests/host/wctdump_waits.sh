@@ -1,7 +1,8 @@
 #!/bin/sh
 # wctdump says what a blocked thread waits in where the layer knows: Sleep,
 # an SRW lock, a condition variable, WaitOnAddress (with their addresses),
-# a named event by its name, every object of a wait on several; and
+# a named event by its name, every object of a wait on several, the
+# completion port a thread in GetQueuedCompletionStatus(Ex) waits on; and
 # identifies a critical section by its address, in text and JSON.
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
@@ -25,7 +26,7 @@ for i in $(seq 100); do
     "$LAYER" wctdump --json "$pid" >"$dir/report.json" 2>"$dir/report.err" || true
     missing=0
     while read -r _ _ tid kind; do
-        case $kind in event|objects) kind=objects ;; esac   # the server's wait, described
+        case $kind in event|objects|completion*) kind=objects ;; esac   # the server's wait, described
         [ "$(wait_kind "$tid")" = "$kind" ] || missing=1
     done <<EOT
 $(grep '^waits: thread ' "$dir/waits.out" | tr -d '\r')
@@ -34,7 +35,7 @@ EOT
     sleep 0.1
 done
 while read -r _ _ tid kind; do
-    case $kind in event|objects) kind=objects ;; esac
+    case $kind in event|objects|completion*) kind=objects ;; esac
     got=$(wait_kind "$tid")
     [ "$got" = "$kind" ] && echo "thread $tid: $kind" || { echo "thread $tid: wait '$got', expected $kind"; fail=1; }
 done <<EOT
@@ -50,6 +51,11 @@ for text in 'blocked for [0-9]* ms in Sleep$' 'acquiring an SRW lock exclusively
             'blocked for [0-9]* ms on 2 objects: Event \\Sessions\\1\\BaseNamedObjects\\WineLayerTestWaitsEvent, Semaphore$'; do
     grep -q "$text" "$dir/report.txt" && echo "text: '$text'" || { echo "text: no line matches '$text'"; fail=1; }
 done
+# both threads for a completion port wait on it, whichever object Wine has
+# them wait on (Wine 10: one of each thread's own)
+n=$(grep -c ': blocked for [0-9]* ms on IoCompletion$' "$dir/report.txt" || true)
+[ "$n" = 2 ] && echo "text: 2 threads blocked on IoCompletion" ||
+    { echo "text: $n threads blocked on IoCompletion, expected 2"; fail=1; }
 grep -q '"type": "critical_section", "status": "owned", "name": "", "address": "0x' "$dir/report.json" &&
     echo "json: the critical section's address" || { echo "json: no critical section address"; fail=1; }
 

@@ -65,6 +65,27 @@ static DWORD WINAPI in_objects( void *arg )
     return 0;
 }
 
+static DWORD WINAPI in_completion( void *arg )
+{
+    HANDLE port = CreateIoCompletionPort( INVALID_HANDLE_VALUE, NULL, 0, 1 );
+    OVERLAPPED *overlapped;
+    ULONG_PTR key;
+    DWORD size;
+
+    GetQueuedCompletionStatus( port, &size, &key, &overlapped, INFINITE );
+    return 0;
+}
+
+static DWORD WINAPI in_completion_ex( void *arg )
+{
+    HANDLE port = CreateIoCompletionPort( INVALID_HANDLE_VALUE, NULL, 0, 1 );
+    OVERLAPPED_ENTRY entries[4];
+    ULONG count;
+
+    for (;;) GetQueuedCompletionStatusEx( port, entries, ARRAYSIZE(entries), &count, INFINITE, TRUE );
+    return 0;
+}
+
 static DWORD WINAPI in_critical_section( void *arg )
 {
     EnterCriticalSection( &cs );
@@ -77,7 +98,7 @@ int main( int argc, char **argv )
     {
         { "sleep", in_sleep }, { "srw_lock_exclusive", in_srw }, { "condition_variable", in_cv },
         { "address", in_address }, { "critical_section", in_critical_section }, { "event", in_event },
-        { "objects", in_objects },
+        { "objects", in_objects }, { "completion", in_completion }, { "completion_ex", in_completion_ex },
     };
     DWORD tid;
     int i;
