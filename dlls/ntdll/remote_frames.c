@@ -65,6 +65,7 @@ struct remote_source
 {
     struct frame_source source;
     ULONG               pid;
+    NTSTATUS            status;   /* of the first read that failed */
     struct remote_image images[MAX_IMAGES];
     ULONG               nb_images;
     struct page_cache   cache;
@@ -75,9 +76,12 @@ struct remote_source
 static BOOL remote_read_process( void *ctx, ULONG64 addr, void *buffer, SIZE_T size )
 {
     struct remote_source *remote = ctx;
+    NTSTATUS status;
 
     TRACE( "reading %Iu bytes at %I64x\n", size, addr );
-    return !__wine_read_process_memory( remote->pid, (void *)(ULONG_PTR)addr, buffer, size );
+    if (!(status = __wine_read_process_memory( remote->pid, (void *)(ULONG_PTR)addr, buffer, size ))) return TRUE;
+    if (!remote->status) remote->status = status;
+    return FALSE;
 }
 
 static BOOL remote_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
@@ -335,13 +339,17 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     remote->source.is_code = remote_is_code;
     remote->pid = HandleToULong( info->ClientId.UniqueProcess );
     remote->nb_images = 0;
+    remote->status = STATUS_SUCCESS;
     page_cache_init( &remote->cache, remote, remote_read_process, remote->pages, CACHED_PAGES );
     read_images( remote, (ULONG_PTR)info->TebBaseAddress );
     if (same_ntdll( remote )) remote->source.is_dispatcher = is_user_dispatcher;
 
     if (!read_u64( remote, (ULONG_PTR)info->TebBaseAddress + FIELD_OFFSET( TEB, DeallocationStack ), &limits.low ) ||
         !read_u64( remote, (ULONG_PTR)info->TebBaseAddress + FIELD_OFFSET( TEB, Tib.StackBase ), &limits.high ))
-        status = STATUS_PARTIAL_COPY;
+    {
+        /* the process may not be read at all (no PROCESS_VM_READ), or not there */
+        status = remote->status == STATUS_ACCESS_DENIED ? STATUS_ACCESS_DENIED : STATUS_PARTIAL_COPY;
+    }
     else
     {
         TRACE( "%lu images, stack %I64x-%I64x\n", remote->nb_images, limits.low, limits.high );
