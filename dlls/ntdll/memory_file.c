@@ -150,7 +150,9 @@ NTSTATUS WINAPI __wine_read_process_memory( ULONG pid, const void *addr, void *b
     int tries;
 
     if (!size) return STATUS_SUCCESS;
-    if ((ULONG_PTR)addr + size < (ULONG_PTR)addr) return STATUS_ACCESS_VIOLATION;
+    /* the file's offsets are signed, and the top ones mean "where the file
+     * pointer is" to NtReadFile: no process maps anything there */
+    if (size > 0x7fffffffffffffffull || (ULONG_PTR)addr > 0x7fffffffffffffffull - size) return STATUS_PARTIAL_COPY;
 
     for (tries = 0; tries < 3; tries++)
     {
