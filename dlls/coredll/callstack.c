@@ -55,11 +55,11 @@ struct frames
  * their count, read from its TEB in this process or over another process's
  * memory (each read a fresh one: never from a cache). A thread whose TEB is
  * gone reads as not blocked. */
-static BOOL read_blocked_frame( const THREAD_BASIC_INFORMATION *info, struct blocked_frame *frame, SIZE_T size )
+static NTSTATUS read_blocked_frame( const THREAD_BASIC_INFORMATION *info, struct blocked_frame *frame, SIZE_T size )
 {
     const char *addr = (const char *)info->TebBaseAddress + BLOCKED_FRAME_TEB_OFFSET;
     ULONG pid = HandleToULong( info->ClientId.UniqueProcess );
-    BOOL ret = TRUE;
+    NTSTATUS ret = STATUS_SUCCESS;
 
     if (pid == GetCurrentProcessId())
     {
@@ -70,12 +70,12 @@ static BOOL read_blocked_frame( const THREAD_BASIC_INFORMATION *info, struct blo
         }
         __EXCEPT_PAGE_FAULT
         {
-            ret = FALSE;
+            ret = STATUS_ACCESS_VIOLATION;
         }
         __ENDTRY
         return ret;
     }
-    return !__wine_read_process_memory( pid, addr, frame, size );
+    return __wine_read_process_memory( pid, addr, frame, size );
 }
 
 /* A thread blocked in a system call is walked from the registers it
@@ -92,8 +92,9 @@ static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *
     ULONG n = 0;
 
     if (!info->TebBaseAddress) return FALSE;
-    if (!read_blocked_frame( info, &frame, sizeof(frame) ) || !(frame.seq & 1) || !frame.regs[16])
-        return FALSE;
+    if ((*status = read_blocked_frame( info, &frame, sizeof(frame) )) == STATUS_ACCESS_DENIED)
+        return TRUE;  /* a process we may not read is not suspended for nothing */
+    if (*status || !(frame.seq & 1) || !frame.regs[16]) return FALSE;
 
     memset( &context, 0, sizeof(context) );
     context.ContextFlags = CONTEXT_FULL;
@@ -103,7 +104,7 @@ static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *
     *status = __wine_walk_thread_frames( thread, info, &context, 0, want - 1, frames->addr + 1,
                                          frames->stack + 1, &n );
     /* the walk stands only if the thread was in the same blocking call all along */
-    if (read_blocked_frame( info, (struct blocked_frame *)&seq, sizeof(seq) ) && seq == frame.seq)
+    if (!read_blocked_frame( info, (struct blocked_frame *)&seq, sizeof(seq) ) && seq == frame.seq)
     {
         TRACE( "thread %04lx walked blocked, not suspended\n", HandleToULong( info->ClientId.UniqueThread ) );
         frames->count = n + 1;
