@@ -293,6 +293,48 @@ static void test_other_process( const char *exe )
     CloseHandle( ready );
 }
 
+/* C-12: one process after another, each walked once it is up and ended
+ * before the next starts, more of them than a walker keeps open: every
+ * walk reads the process it was asked for, down to ntdll */
+static void test_process_after_process( const char *exe )
+{
+    HMODULE ntdll = GetModuleHandleA( "ntdll.dll" ), kernel32 = GetModuleHandleA( "kernel32.dll" );
+    SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    CallSnapshot frames[64];
+    char cmd[MAX_PATH + 48];
+    HANDLE up = CreateEventA( &sa, TRUE, FALSE, NULL );
+    BOOL in_kernel32;
+    ULONG n, i;
+    int round;
+
+    for (round = 0; round < 12; round++)
+    {
+        winetest_push_context( "process %d", round );
+        ResetEvent( up );
+        sprintf( cmd, "\"%s\" callstack signal_sleep %Iu", exe, (ULONG_PTR)up );
+        ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "C-12: no child\n" );
+        ok( !WaitForSingleObject( up, 30000 ), "C-12: the child did not start\n" );
+        n = pGetThreadCallStack( pi.hThread, 64, frames, 0, 0 );
+        ok( n >= 3 && n < 64, "C-12: %lu frames, error %lu\n", n, GetLastError() );
+        for (i = 0, in_kernel32 = FALSE; i < n; i++)
+            if (module_of( (void *)frames[i].dwReturnAddr ) == kernel32) in_kernel32 = TRUE;
+        if (n)
+        {
+            ok( module_of( (void *)frames[n - 1].dwReturnAddr ) == ntdll, "C-12: the last frame %#Ix is not in ntdll\n",
+                frames[n - 1].dwReturnAddr );
+            ok( in_kernel32, "C-12: no frame in kernel32\n" );
+        }
+        TerminateProcess( pi.hProcess, 0 );
+        WaitForSingleObject( pi.hProcess, INFINITE );
+        CloseHandle( pi.hProcess );
+        CloseHandle( pi.hThread );
+        winetest_pop_context();
+    }
+    CloseHandle( up );
+}
+
 /* C-13 (not in the specification's catalogue): a running thread sampled
  * again and again, in this process and in another one, as a sampling
  * profiler does: wherever it is stopped, in the prologue, the body or the
@@ -535,6 +577,12 @@ START_TEST(callstack)
         Sleep( 30000 );
         return;
     }
+    if (argc >= 4 && !strcmp( argv[2], "signal_sleep" ))
+    {
+        SetEvent( (HANDLE)(ULONG_PTR)_strtoui64( argv[3], NULL, 10 ) );
+        Sleep( 30000 );
+        return;
+    }
     if (argc >= 3 && !strcmp( argv[2], "spin" ))
     {
         spin_loop();
@@ -562,6 +610,7 @@ START_TEST(callstack)
     test_locks();
     test_exiting_threads();
     test_other_process( argv[0] );
+    test_process_after_process( argv[0] );
     test_running_thread( argv[0] );
     test_function_tables();
 }
