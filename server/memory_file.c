@@ -100,8 +100,11 @@ DECL_HANDLER(open_process_memory)
     int fd;
 
     if (!(process = get_process_from_handle( req->handle, PROCESS_VM_READ ))) return;
+    /* an exited process is not kept by the client: its id is freed once
+     * every handle is closed, and may name another process then */
+    if (!process->running_threads) set_error( STATUS_PROCESS_IS_TERMINATING );
     /* where the kernel refuses, the client reads through the server as before */
-    if ((fd = open_mem_file( process )) == -1) set_error( STATUS_NOT_SUPPORTED );
+    else if ((fd = open_mem_file( process )) == -1) set_error( STATUS_NOT_SUPPORTED );
     else if ((file = create_file_for_fd( fd, FILE_READ_DATA | SYNCHRONIZE, FILE_SHARE_READ )))
     {
         reply->file = alloc_handle( current->process, file, FILE_READ_DATA | SYNCHRONIZE, 0 );

@@ -41,9 +41,12 @@ WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
  * A few processes are kept, each with its process handle: while it is
  * held the server cannot give its id to another process, so a kept entry
  * is the process of that id for as long as it is kept, and its file reads
- * that process's address space or, once it has exited, nothing. Where the
- * server has no file to give (not Linux, the kernel refuses), the reads go
- * through the kept handle and the server, as before.
+ * that process's address space or, once it has exited, nothing. A process
+ * found exited (its file reads nothing, the server says it is terminating)
+ * is let go at once and not kept again, so that its id is freed with it
+ * and the next process of that id is opened anew. Where the server has no
+ * file to give (not Linux, the kernel refuses), the reads go through the
+ * kept handle and the server, as before.
  */
 
 #define KEPT_PROCESSES 8
@@ -90,9 +93,16 @@ static NTSTATUS keep_process( ULONG pid )
     SERVER_START_REQ( open_process_memory )
     {
         req->handle = wine_server_obj_handle( process );
-        if (!wine_server_call( req )) file = wine_server_ptr_handle( reply->file );
+        if (!(status = wine_server_call( req ))) file = wine_server_ptr_handle( reply->file );
     }
     SERVER_END_REQ;
+    /* an exited process is not kept: the handle would keep its id from
+     * being freed, long after the process is gone */
+    if (status == STATUS_PROCESS_IS_TERMINATING)
+    {
+        NtClose( process );
+        return status;
+    }
     TRACE( "process %04lx: %s\n", pid, file ? "reading its memory file" : "reading through the server" );
 
     entry = &kept[next_victim++ % KEPT_PROCESSES];
