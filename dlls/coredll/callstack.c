@@ -34,6 +34,7 @@
 #include "wine/debug.h"
 #include "wine/exception.h"
 #include "wine/wait_chain.h"
+#include "wine/memory_file.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(callstack);
 
@@ -52,14 +53,15 @@ struct frames
 
 /* The registers a blocked thread published (ntdll's blocked_frame.h) and
  * their count, read from its TEB in this process or over another process's
- * memory. A thread whose TEB is gone reads as not blocked. */
-static BOOL read_blocked_frame( HANDLE process, const THREAD_BASIC_INFORMATION *info,
-                                struct blocked_frame *frame, SIZE_T size )
+ * memory (each read a fresh one: never from a cache). A thread whose TEB is
+ * gone reads as not blocked. */
+static NTSTATUS read_blocked_frame( const THREAD_BASIC_INFORMATION *info, struct blocked_frame *frame, SIZE_T size )
 {
     const char *addr = (const char *)info->TebBaseAddress + BLOCKED_FRAME_TEB_OFFSET;
-    BOOL ret = TRUE;
+    ULONG pid = HandleToULong( info->ClientId.UniqueProcess );
+    NTSTATUS ret = STATUS_SUCCESS;
 
-    if (!process)
+    if (pid == GetCurrentProcessId())
     {
         __TRY
         {
@@ -68,12 +70,12 @@ static BOOL read_blocked_frame( HANDLE process, const THREAD_BASIC_INFORMATION *
         }
         __EXCEPT_PAGE_FAULT
         {
-            ret = FALSE;
+            ret = STATUS_ACCESS_VIOLATION;
         }
         __ENDTRY
         return ret;
     }
-    return !NtReadVirtualMemory( process, addr, frame, size, NULL );
+    return __wine_read_process_memory( pid, addr, frame, size );
 }
 
 /* A thread blocked in a system call is walked from the registers it
@@ -84,21 +86,15 @@ static BOOL read_blocked_frame( HANDLE process, const THREAD_BASIC_INFORMATION *
 static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, struct frames *frames,
                                  ULONG want, NTSTATUS *status )
 {
-    OBJECT_ATTRIBUTES attr = { sizeof(attr) };
-    CLIENT_ID id = { info->ClientId.UniqueProcess, 0 };
     struct blocked_frame frame;
     unsigned long long seq;
-    HANDLE process = NULL;
     CONTEXT context;
     ULONG n = 0;
-    BOOL ret = FALSE;
 
     if (!info->TebBaseAddress) return FALSE;
-    if (HandleToULong( info->ClientId.UniqueProcess ) != GetCurrentProcessId() &&
-        NtOpenProcess( &process, PROCESS_VM_READ, &attr, &id ))
-        return FALSE;
-    if (!read_blocked_frame( process, info, &frame, sizeof(frame) ) || !(frame.seq & 1) || !frame.regs[16])
-        goto done;
+    if ((*status = read_blocked_frame( info, &frame, sizeof(frame) )) == STATUS_ACCESS_DENIED)
+        return TRUE;  /* a process we may not read is not suspended for nothing */
+    if (*status || !(frame.seq & 1) || !frame.regs[16]) return FALSE;
 
     memset( &context, 0, sizeof(context) );
     context.ContextFlags = CONTEXT_FULL;
@@ -108,16 +104,14 @@ static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *
     *status = __wine_walk_thread_frames( thread, info, &context, 0, want - 1, frames->addr + 1,
                                          frames->stack + 1, &n );
     /* the walk stands only if the thread was in the same blocking call all along */
-    if (read_blocked_frame( process, info, (struct blocked_frame *)&seq, sizeof(seq) ) && seq == frame.seq)
+    if (!read_blocked_frame( info, (struct blocked_frame *)&seq, sizeof(seq) ) && seq == frame.seq)
     {
         TRACE( "thread %04lx walked blocked, not suspended\n", HandleToULong( info->ClientId.UniqueThread ) );
         frames->count = n + 1;
-        ret = TRUE;
+        return TRUE;
     }
-    else TRACE( "thread %04lx left its wait during the walk\n", HandleToULong( info->ClientId.UniqueThread ) );
-done:
-    if (process) NtClose( process );
-    return ret;
+    TRACE( "thread %04lx left its wait during the walk\n", HandleToULong( info->ClientId.UniqueThread ) );
+    return FALSE;
 }
 
 /* Walk 'thread': from 'own' (a context captured by our caller) for the

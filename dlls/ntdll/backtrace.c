@@ -271,11 +271,23 @@ static void walk_frames( struct frame_source *source, CONTEXT *context, BOOL lea
                          void **buffer, void **stack, const struct stack_limits *limits, volatile ULONG *n,
                          volatile struct pending_frame *pending )
 {
+    /* this process's return addresses go through the recipe cache first */
+    BOOL recipes = source == &image_frames || source == &thread_frame_source;
     enum step_result result;
+    ULONG64 rsp;
 
     while (*n + pending->valid < count)
     {
-        if ((result = step_frame( source, context, &leaf_ok, limits )) != STEP_DONE)
+        /* Most frames are return addresses whose recipe is known: what
+         * step_frame does for them, without its calls through the source
+         * (which were a fifth of a frame's cost) */
+        if (recipes && !leaf_ok && (rsp = context->Rsp, unwind_cache_lookup( context ) == CACHE_HIT))
+        {
+            if (context->Rsp <= rsp || context->Rsp < limits->low || context->Rsp > limits->high ||
+                !context->Rip || context->Rip > HIGHEST_USER_ADDRESS)
+                break;
+        }
+        else if ((result = step_frame( source, context, &leaf_ok, limits )) != STEP_DONE)
         {
             /* The last frame has no unwind data: a return address into
              * code without it (a JIT's), or a value of a corrupt frame that

@@ -42,23 +42,23 @@ struct cached_page
     BYTE    data[PAGE_CACHE_PAGE_SIZE];
 };
 
-/* 'size' bytes of 'process' at 'addr'; TRUE when all were read */
-typedef BOOL (*page_cache_read_func)( HANDLE process, ULONG64 addr, void *buffer, SIZE_T size );
+/* 'size' bytes at 'addr' of the process the owner's 'ctx' reads; TRUE when all were read */
+typedef BOOL (*page_cache_read_func)( void *ctx, ULONG64 addr, void *buffer, SIZE_T size );
 
 struct page_cache
 {
-    HANDLE               process;
+    void                *ctx;
     page_cache_read_func read;
     struct cached_page  *pages;
     unsigned int         count;   /* slots in pages */
 };
 
-static inline void page_cache_init( struct page_cache *cache, HANDLE process, page_cache_read_func read,
+static inline void page_cache_init( struct page_cache *cache, void *ctx, page_cache_read_func read,
                                     struct cached_page *pages, unsigned int count )
 {
     unsigned int i;
 
-    cache->process = process;
+    cache->ctx = ctx;
     cache->read = read;
     cache->pages = pages;
     cache->count = count;
@@ -73,7 +73,7 @@ static inline const BYTE *page_cache_page( struct page_cache *cache, ULONG64 add
     if (!addr) return NULL;
     if (page->addr == addr) return page->data;
     page->addr = 0;
-    if (!cache->read( cache->process, addr, page->data, PAGE_CACHE_PAGE_SIZE )) return NULL;
+    if (!cache->read( cache->ctx, addr, page->data, PAGE_CACHE_PAGE_SIZE )) return NULL;
     page->addr = addr;
     return page->data;
 }

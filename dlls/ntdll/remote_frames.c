@@ -33,6 +33,7 @@
 #include "unwind_codes.h"
 #include "pe_image.h"
 #include "page_cache.h"
+#include "wine/memory_file.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 
@@ -63,20 +64,24 @@ struct remote_image
 struct remote_source
 {
     struct frame_source source;
-    HANDLE              process;
     ULONG               pid;
+    NTSTATUS            status;   /* of the first read that failed */
     struct remote_image images[MAX_IMAGES];
     ULONG               nb_images;
     struct page_cache   cache;
     struct cached_page  pages[CACHED_PAGES];
 };
 
-static BOOL remote_read_process( HANDLE process, ULONG64 addr, void *buffer, SIZE_T size )
+/* the page cache's reader; 'ctx' is the remote_source */
+static BOOL remote_read_process( void *ctx, ULONG64 addr, void *buffer, SIZE_T size )
 {
-    SIZE_T got = 0;
+    struct remote_source *remote = ctx;
+    NTSTATUS status;
 
     TRACE( "reading %Iu bytes at %I64x\n", size, addr );
-    return !NtReadVirtualMemory( process, (void *)(ULONG_PTR)addr, buffer, size, &got ) && got == size;
+    if (!(status = __wine_read_process_memory( remote->pid, (void *)(ULONG_PTR)addr, buffer, size ))) return TRUE;
+    if (!remote->status) remote->status = status;
+    return FALSE;
 }
 
 static BOOL remote_read( struct frame_source *source, ULONG64 addr, void *buffer, SIZE_T size )
@@ -222,8 +227,8 @@ static void load_image_functions( struct remote_source *remote, struct remote_im
         return;
     }
     TRACE( "reading the .pdata of %I64x\n", image->base );
-    if (NtReadVirtualMemory( remote->process, (void *)(ULONG_PTR)(image->base + rva),
-                             image->functions, count * sizeof(RUNTIME_FUNCTION), NULL ))
+    if (__wine_read_process_memory( remote->pid, (void *)(ULONG_PTR)(image->base + rva), image->functions,
+                                    count * sizeof(RUNTIME_FUNCTION) ))
     {
         RtlFreeHeap( GetProcessHeap(), 0, image->functions );
         image->functions = NULL;
@@ -325,32 +330,35 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     CLIENT_ID process_id = { info->ClientId.UniqueProcess, 0 };
     struct remote_source *remote;
     struct stack_limits limits;
-    NTSTATUS status;
+    NTSTATUS status = STATUS_SUCCESS;
     HANDLE process;
     ULONG i;
 
-    if ((status = NtOpenProcess( &process, PROCESS_VM_READ | PROCESS_QUERY_LIMITED_INFORMATION, &attr, &process_id )))
-        return status;
+    /* The reads go through a handle kept from the first walk of the
+     * process, but whether the caller may read it is asked each walk, with
+     * its token of the moment (docs/ACCESS.md): one open, no read. */
+    if ((status = NtOpenProcess( &process, PROCESS_VM_READ, &attr, &process_id ))) return status;
+    NtClose( process );
+
     /* most of it is never touched: only what marks it empty is cleared */
-    if (!(remote = RtlAllocateHeap( GetProcessHeap(), 0, sizeof(*remote) )))
-    {
-        NtClose( process );
-        return STATUS_NO_MEMORY;
-    }
+    if (!(remote = RtlAllocateHeap( GetProcessHeap(), 0, sizeof(*remote) ))) return STATUS_NO_MEMORY;
     remote->source.unwind = remote_unwind;
     remote->source.read = remote_read;
     remote->source.is_dispatcher = NULL;
     remote->source.is_code = remote_is_code;
-    remote->process = process;
     remote->pid = HandleToULong( info->ClientId.UniqueProcess );
     remote->nb_images = 0;
-    page_cache_init( &remote->cache, process, remote_read_process, remote->pages, CACHED_PAGES );
+    remote->status = STATUS_SUCCESS;
+    page_cache_init( &remote->cache, remote, remote_read_process, remote->pages, CACHED_PAGES );
     read_images( remote, (ULONG_PTR)info->TebBaseAddress );
     if (same_ntdll( remote )) remote->source.is_dispatcher = is_user_dispatcher;
 
     if (!read_u64( remote, (ULONG_PTR)info->TebBaseAddress + FIELD_OFFSET( TEB, DeallocationStack ), &limits.low ) ||
         !read_u64( remote, (ULONG_PTR)info->TebBaseAddress + FIELD_OFFSET( TEB, Tib.StackBase ), &limits.high ))
-        status = STATUS_PARTIAL_COPY;
+    {
+        /* the process may not be read at all (no PROCESS_VM_READ), or not there */
+        status = remote->status == STATUS_ACCESS_DENIED ? STATUS_ACCESS_DENIED : STATUS_PARTIAL_COPY;
+    }
     else
     {
         TRACE( "%lu images, stack %I64x-%I64x\n", remote->nb_images, limits.low, limits.high );
@@ -359,7 +367,6 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     }
     for (i = 0; i < remote->nb_images; i++) RtlFreeHeap( GetProcessHeap(), 0, remote->images[i].functions );
     RtlFreeHeap( GetProcessHeap(), 0, remote );
-    NtClose( process );
     return status;
 }
 

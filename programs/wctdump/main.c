@@ -35,6 +35,7 @@
 
 #include "wine/server.h"
 #include "wine/wait_chain.h"
+#include "wine/memory_file.h"
 #include "wctdump.h"
 #include "page_cache.h"
 
@@ -301,11 +302,13 @@ struct target
     BOOL                symbols; /* dbghelp initialized for it */
 };
 
-static BOOL target_read_process( HANDLE process, ULONG64 addr, void *buffer, SIZE_T size )
+/* the page cache's reader: ntdll's, which keeps the process open and reads
+ * a file of its memory, without a server round trip a read */
+static BOOL target_read_process( void *ctx, ULONG64 addr, void *buffer, SIZE_T size )
 {
-    SIZE_T done;
+    const struct target *target = ctx;
 
-    return ReadProcessMemory( process, (void *)(ULONG_PTR)addr, buffer, size, &done ) && done == size;
+    return !__wine_read_process_memory( target->pid, (void *)(ULONG_PTR)addr, buffer, size );
 }
 
 static BOOL read_target_memory( void *ctx, ULONG_PTR addr, void *buffer, SIZE_T size )
@@ -415,7 +418,7 @@ static BOOL open_target( struct target *target, DWORD pid )
     target->names = calloc( NAME_SLOTS, sizeof(*target->names) );
     target->modules = calloc( MAX_MODULES, sizeof(*target->modules) );
     if (!target->pages || !target->modules) return FALSE;
-    page_cache_init( &target->cache, target->process, target_read_process, target->pages, CACHE_PAGES );
+    page_cache_init( &target->cache, target, target_read_process, target->pages, CACHE_PAGES );
     if (read_module_list( target )) return TRUE;
     target->count = 0;
     if (!EnumProcessModules( target->process, handles, sizeof(handles), &needed )) return TRUE;

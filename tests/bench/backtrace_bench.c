@@ -39,7 +39,7 @@ static void capture_window(void)
     last_count = pRtlCaptureStackBackTrace( 0, window_frames, frames, NULL );
 }
 
-struct depth_case { int depth; double ns; USHORT frames; double window_ns[2]; USHORT window_count[2]; };
+struct depth_case { int depth; double ns, cpu_ns; USHORT frames; double window_ns[2]; USHORT window_count[2]; };
 static double pe_frame_ns;  /* per frame, from the depth 8 case */
 
 static void __attribute__((noinline)) recurse( struct depth_case *c, int depth )
@@ -52,6 +52,9 @@ static void __attribute__((noinline)) recurse( struct depth_case *c, int depth )
     }
     c->ns = measure( capture_full, 300 );
     c->frames = last_count;
+    /* the one figure the machine's load hardly moves (GetThreadTimes counts
+     * 10 ms ticks: a second of captures) */
+    if (c->depth == 8) c->cpu_ns = measure_cpu( capture_full, 1000 );
     if (c->depth > WINDOW_LONG)
     {
         window_frames = WINDOW_SHORT;
@@ -80,6 +83,7 @@ static void bench_depth( int depth )
     printf( "capture_depth%d_call %.1f ns\n", depth, c.ns );
     printf( "capture_depth%d_frame %.1f ns\n", depth, c.ns / (c.frames ? c.frames : 1) );
     printf( "capture_depth%d_frames %u count\n", depth, c.frames );
+    if (c.cpu_ns) printf( "capture_depth%d_cpu %.1f ns\n", depth, c.cpu_ns );
     if (depth == 8) pe_frame_ns = c.ns / (c.frames ? c.frames : 1);
     if (c.window_count[0] == WINDOW_SHORT && c.window_count[1] == WINDOW_LONG)
     {

@@ -88,6 +88,39 @@ static DWORD context_switches( HWCT session, DWORD tid )
     return nodes[0].ThreadObject.ContextSwitches;
 }
 
+/* ... once they have held for 100 ms: a thread resumed by the floor's last
+ * ResumeThread takes a few switches to get back to sleep, which are not
+ * the walks' (counted from at once, they came out as 1 per 100 walks) */
+static DWORD settled_switches( HWCT session, DWORD tid )
+{
+    DWORD last = ~0u, now;
+    int i;
+
+    for (i = 0; i < 50; i++)
+    {
+        if ((now = context_switches( session, tid )) == last) break;
+        last = now;
+        Sleep( 100 );
+    }
+    return now;
+}
+
+#define COUNTED_WALKS 1000
+
+/* the context switches COUNTED_WALKS walks add to a blocked thread */
+static void bench_switches( const char *name, HWCT session, HANDLE thread, DWORD tid )
+{
+    DWORD before, after;
+    int i;
+
+    if (!session) return;
+    before = settled_switches( session, tid );
+    walked_thread = thread;
+    for (i = 0; i < COUNTED_WALKS; i++) walk();
+    after = context_switches( session, tid );
+    printf( "callstack_%s_switches_per_%u_walks %lu count\n", name, COUNTED_WALKS, after - before );
+}
+
 int main( int argc, char **argv )
 {
     PROCESS_INFORMATION pi;
@@ -96,9 +129,8 @@ int main( int argc, char **argv )
     HMODULE coredll, advapi32 = LoadLibraryA( "advapi32.dll" );
     HWCT session = NULL;
     HANDLE thread;
-    DWORD tid, before, after;
+    DWORD tid;
     double ns;
-    int i;
 
     if (argc > 1 && !strcmp( argv[1], "child" ))
     {
@@ -122,11 +154,7 @@ int main( int argc, char **argv )
     Sleep( 100 );
     ns = bench_thread( "other_thread", thread );
     bench_floor( "other_thread", thread, ns );
-    before = context_switches( session, tid );
-    walked_thread = thread;
-    for (i = 0; i < 100; i++) walk();
-    after = context_switches( session, tid );
-    if (session) printf( "callstack_other_thread_switches_per_100_walks %lu count\n", after - before );
+    bench_switches( "other_thread", session, thread, tid );
     TerminateThread( thread, 0 );
     CloseHandle( thread );
 
@@ -147,11 +175,7 @@ int main( int argc, char **argv )
     Sleep( 500 );
     ns = bench_thread( "other_process", pi.hThread );
     bench_floor( "other_process", pi.hThread, ns );
-    before = context_switches( session, pi.dwThreadId );
-    walked_thread = pi.hThread;
-    for (i = 0; i < 100; i++) walk();
-    after = context_switches( session, pi.dwThreadId );
-    if (session) printf( "callstack_other_process_switches_per_100_walks %lu count\n", after - before );
+    bench_switches( "other_process", session, pi.hThread, pi.dwThreadId );
     TerminateProcess( pi.hProcess, 0 );
     CloseHandle( pi.hProcess );
     CloseHandle( pi.hThread );

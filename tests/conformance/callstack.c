@@ -24,6 +24,7 @@ static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
 static ULONG (WINAPI *pGetCallStackSnapshot)(ULONG, CallSnapshot *, DWORD, DWORD);
 static NTSTATUS (WINAPI *pLdrLockLoaderLock)(ULONG, ULONG *, ULONG_PTR *);
 static NTSTATUS (WINAPI *pLdrUnlockLoaderLock)(ULONG, ULONG_PTR);
+static BOOL (WINAPI *pGetProcessHandleCount)(HANDLE, DWORD *);
 
 static volatile LONG sink;
 
@@ -293,6 +294,273 @@ static void test_other_process( const char *exe )
     CloseHandle( ready );
 }
 
+/* C-12: one process after another, each walked once it is up and ended
+ * before the next starts, more of them than a walker keeps open: every
+ * walk reads the process it was asked for, down to ntdll */
+static void test_process_after_process( const char *exe )
+{
+    HMODULE ntdll = GetModuleHandleA( "ntdll.dll" ), kernel32 = GetModuleHandleA( "kernel32.dll" );
+    SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    CallSnapshot frames[64];
+    char cmd[MAX_PATH + 48];
+    HANDLE up = CreateEventA( &sa, TRUE, FALSE, NULL );
+    DWORD handles, steady = 0;
+    BOOL in_kernel32;
+    ULONG n, i;
+    int round;
+
+    for (round = 0; round < 12; round++)
+    {
+        winetest_push_context( "process %d", round );
+        ResetEvent( up );
+        sprintf( cmd, "\"%s\" callstack signal_sleep %Iu", exe, (ULONG_PTR)up );
+        ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "C-12: no child\n" );
+        ok( !WaitForSingleObject( up, 30000 ), "C-12: the child did not start\n" );
+        n = pGetThreadCallStack( pi.hThread, 64, frames, 0, 0 );
+        ok( n >= 3 && n < 64, "C-12: %lu frames, error %lu\n", n, GetLastError() );
+        for (i = 0, in_kernel32 = FALSE; i < n; i++)
+            if (module_of( (void *)frames[i].dwReturnAddr ) == kernel32) in_kernel32 = TRUE;
+        if (n)
+        {
+            ok( module_of( (void *)frames[n - 1].dwReturnAddr ) == ntdll, "C-12: the last frame %#Ix is not in ntdll\n",
+                frames[n - 1].dwReturnAddr );
+            ok( in_kernel32, "C-12: no frame in kernel32\n" );
+        }
+        TerminateProcess( pi.hProcess, 0 );
+        WaitForSingleObject( pi.hProcess, INFINITE );
+        CloseHandle( pi.hProcess );
+        CloseHandle( pi.hThread );
+        /* what a walker keeps open for the next walks is bounded: from the
+         * ninth process on, a walk opens no handle it does not close */
+        ok( pGetProcessHandleCount( GetCurrentProcess(), &handles ), "no handle count\n" );
+        if (round == 8) steady = handles;
+        else if (round > 8) ok( handles <= steady, "C-12: %lu handles, %lu after process 8\n", handles, steady );
+        winetest_pop_context();
+    }
+    CloseHandle( up );
+}
+
+/* C-12: a process id given again to a new process. A walker that keeps
+ * what it needs to read a process (ntdll keeps a file of its memory) must
+ * let an exited process go, and read the new process of its id, never the
+ * old one's memory or nothing. The id is made to come again with Wine's
+ * allocator of ids (server/process.c alloc_ptid): once its table is full
+ * and at least 256 ids are free, an id is taken from the head of the list
+ * of freed ids, in the order they were freed. New suspended threads take
+ * ids until one gets the old process's (a walker that never lets it go
+ * fails there); that thread, ended after a marker thread and before
+ * enough padding threads, puts the id right after the marker's; threads
+ * take ids again until one gets the marker's, and the next process gets
+ * the old process's id. */
+static NTSTATUS (WINAPI *p__wine_read_process_memory)( ULONG, const void *, void *, SIZE_T );
+
+static DWORD WINAPI never_runs( void *arg ) { return 0; }
+
+static HANDLE suspended_thread( DWORD *tid )
+{
+    return CreateThread( NULL, 0x10000, never_runs, NULL, CREATE_SUSPENDED | STACK_SIZE_PARAM_IS_A_RESERVATION, tid );
+}
+
+static void end_thread( HANDLE thread )
+{
+    TerminateThread( thread, 0 );
+    WaitForSingleObject( thread, INFINITE );
+    CloseHandle( thread );
+}
+
+#define PAD_THREADS  300
+#define MAX_TAKEN   4096
+
+/* new suspended threads, kept in 'taken', until one gets 'id' */
+static BOOL take_ids_until( DWORD id, HANDLE *taken, unsigned int *count )
+{
+    DWORD tid;
+
+    while (*count < MAX_TAKEN)
+    {
+        if (!(taken[*count] = suspended_thread( &tid ))) return FALSE;
+        if (tid == id) return TRUE;
+        (*count)++;
+    }
+    return FALSE;
+}
+
+static void __attribute__((noinline)) known_sleep( HANDLE up )
+{
+    SetEvent( up );
+    Sleep( 30000 );
+    sink++;
+}
+
+/* a thread of a child blocked in Sleep: frames through 'known' (if set)
+ * and kernel32 down to ntdll */
+static void check_child_walk( HANDLE thread, const void *known )
+{
+    HMODULE ntdll = GetModuleHandleA( "ntdll.dll" ), kernel32 = GetModuleHandleA( "kernel32.dll" );
+    CallSnapshot frames[64];
+    BOOL in_kernel32 = FALSE, in_known = FALSE;
+    ULONG n, i;
+
+    n = pGetThreadCallStack( thread, 64, frames, 0, 0 );
+    ok( n >= 3 && n < 64, "C-12: %lu frames, error %lu\n", n, GetLastError() );
+    for (i = 0; i < n; i++)
+    {
+        if (module_of( (void *)frames[i].dwReturnAddr ) == kernel32) in_kernel32 = TRUE;
+        if (known && in_function( (void *)frames[i].dwReturnAddr, known )) in_known = TRUE;
+    }
+    if (!n) return;
+    ok( module_of( (void *)frames[n - 1].dwReturnAddr ) == ntdll, "C-12: the last frame %#Ix is not in ntdll\n",
+        frames[n - 1].dwReturnAddr );
+    ok( in_kernel32, "C-12: no frame in kernel32\n" );
+    if (known) ok( in_known, "C-12: the new process's known_sleep is not among its %lu frames\n", n );
+}
+
+static BOOL start_child( const char *exe, const char *mode, HANDLE up, PROCESS_INFORMATION *pi )
+{
+    STARTUPINFOA si = { sizeof(si) };
+    char cmd[MAX_PATH + 48];
+
+    ResetEvent( up );
+    sprintf( cmd, "\"%s\" callstack %s %Iu", exe, mode, (ULONG_PTR)up );
+    if (!CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, pi )) return FALSE;
+    if (!WaitForSingleObject( up, 30000 )) return TRUE;
+    TerminateProcess( pi->hProcess, 0 );
+    CloseHandle( pi->hProcess );
+    CloseHandle( pi->hThread );
+    return FALSE;
+}
+
+static void end_child( PROCESS_INFORMATION *pi )
+{
+    TerminateProcess( pi->hProcess, 0 );
+    WaitForSingleObject( pi->hProcess, INFINITE );
+    CloseHandle( pi->hProcess );
+    CloseHandle( pi->hThread );
+}
+
+/* the new process of the old one's id is walked and read: its frames
+ * (known_sleep, which the old one never called), its memory */
+static void check_new_process( PROCESS_INFORMATION *pi )
+{
+    BYTE server[sizeof(RTL_USER_PROCESS_PARAMETERS)], file[sizeof(server)];
+    PROCESS_BASIC_INFORMATION info;
+    RTL_USER_PROCESS_PARAMETERS *params = NULL;
+    SIZE_T done;
+
+    check_child_walk( pi->hThread, known_sleep );
+    ok( !NtQueryInformationProcess( pi->hProcess, ProcessBasicInformation, &info, sizeof(info), NULL ),
+        "C-12: no process information\n" );
+    ok( ReadProcessMemory( pi->hProcess, &info.PebBaseAddress->ProcessParameters, &params, sizeof(params), &done ),
+        "C-12: no PEB\n" );
+    ok( ReadProcessMemory( pi->hProcess, params, server, sizeof(server), &done ), "C-12: no parameters\n" );
+    memset( file, 0xcc, sizeof(file) );
+    ok( !p__wine_read_process_memory( pi->dwProcessId, params, file, sizeof(file) ),
+        "C-12: the new process %04lx not read\n", pi->dwProcessId );
+    ok( !memcmp( server, file, sizeof(file) ), "C-12: the new process's memory read differently\n" );
+}
+
+/* one try: FALSE when another process of the prefix took or freed an id
+ * meanwhile (or the id never came again, which the last try says) */
+static BOOL reuse_process_id( const char *exe, HANDLE up, HANDLE *taken, BOOL last )
+{
+    static HANDLE pads[2][PAD_THREADS];
+    PROCESS_INFORMATION old, new;
+    unsigned int i, count = 0;
+    DWORD marker_id, pid;
+    HANDLE marker, process;
+    BYTE byte;
+    BOOL ret = FALSE, padded[2] = { TRUE, TRUE };
+
+    marker = suspended_thread( &marker_id );
+    for (i = 0; i < PAD_THREADS; i++) pads[0][i] = suspended_thread( NULL );
+    for (i = 0; i < PAD_THREADS; i++) pads[1][i] = suspended_thread( NULL );
+
+    /* the old process, walked: whatever the walker keeps, it keeps now */
+    if (!start_child( exe, "signal_sleep", up, &old )) goto done;
+    check_child_walk( old.hThread, NULL );
+    pid = old.dwProcessId;
+    TerminateProcess( old.hProcess, 0 );
+    WaitForSingleObject( old.hProcess, INFINITE );
+    CloseHandle( old.hThread );
+    /* its id read while a handle of ours still holds the exited process:
+     * once the unix process is gone too (it may take a few milliseconds
+     * more), nothing is read, and the walker lets it go, not to open it
+     * again: it would keep the id from being freed */
+    for (i = 0; i < 1000; i++)
+    {
+        if (p__wine_read_process_memory( pid, NtCurrentTeb()->Peb, &byte, 1 )) break;
+        Sleep( 10 );
+    }
+    ok( i < 1000, "C-12: process %04lx still read 10 s after it exited\n", pid );
+    ok( p__wine_read_process_memory( pid, NtCurrentTeb()->Peb, &byte, 1 ),
+        "C-12: exited process %04lx read again\n", pid );
+    CloseHandle( old.hProcess );
+    /* the server frees the id once the process is reaped and no handle is
+     * left: Wine waits for the unix process with a timer (up to a second) */
+    for (i = 0; i < 1000; i++)
+    {
+        if (!(process = OpenProcess( PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid ))) break;
+        CloseHandle( process );
+        Sleep( 10 );
+    }
+    ok( !process, "C-12: exited process %04lx is still kept open\n", pid );
+    if (process) goto done;
+    /* enough free ids that the allocator takes them from its list */
+    for (i = 0; i < PAD_THREADS; i++) end_thread( pads[0][i] );
+    padded[0] = FALSE;
+
+    if (!take_ids_until( pid, taken, &count ))
+    {
+        ok( !last, "C-12: the id of exited process %04lx did not come again in %u threads\n", pid, count );
+        goto done;
+    }
+    end_thread( marker );
+    marker = NULL;
+    end_thread( taken[count] );
+    for (i = 0; i < PAD_THREADS; i++) end_thread( pads[1][i] );
+    padded[1] = FALSE;
+    if (!take_ids_until( marker_id, taken, &count )) goto done;
+    count++;
+
+    if (!start_child( exe, "known_sleep", up, &new )) goto done;
+    if ((ret = new.dwProcessId == pid))
+    {
+        trace( "process id %04lx given again after %u threads\n", pid, count );
+        check_new_process( &new );
+    }
+    end_child( &new );
+
+done:
+    for (i = 0; i < count; i++) end_thread( taken[i] );
+    if (marker) end_thread( marker );
+    for (i = 0; padded[0] && i < PAD_THREADS; i++) end_thread( pads[0][i] );
+    for (i = 0; padded[1] && i < PAD_THREADS; i++) end_thread( pads[1][i] );
+    return ret;
+}
+
+static void test_reused_process_id( const char *exe )
+{
+    SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
+    HANDLE up = CreateEventA( &sa, TRUE, FALSE, NULL ), *taken;
+    int tries;
+
+    p__wine_read_process_memory = (void *)GetProcAddress( GetModuleHandleA( "ntdll.dll" ),
+                                                          "__wine_read_process_memory" );
+    if (!p__wine_read_process_memory)
+    {
+        win_skip( "not Wine: its process ids cannot be made to come again\n" );
+        return;
+    }
+    taken = malloc( MAX_TAKEN * sizeof(*taken) );
+    /* another process of the prefix may take or free an id meanwhile: tried again */
+    for (tries = 0; tries < 3; tries++) if (reuse_process_id( exe, up, taken, tries == 2 )) break;
+    ok( tries < 3, "C-12: no process id was given again in 3 tries\n" );
+    free( taken );
+    CloseHandle( up );
+}
+
 /* C-13 (not in the specification's catalogue): a running thread sampled
  * again and again, in this process and in another one, as a sampling
  * profiler does: wherever it is stopped, in the prologue, the body or the
@@ -535,6 +803,17 @@ START_TEST(callstack)
         Sleep( 30000 );
         return;
     }
+    if (argc >= 4 && !strcmp( argv[2], "signal_sleep" ))
+    {
+        SetEvent( (HANDLE)(ULONG_PTR)_strtoui64( argv[3], NULL, 10 ) );
+        Sleep( 30000 );
+        return;
+    }
+    if (argc >= 4 && !strcmp( argv[2], "known_sleep" ))
+    {
+        known_sleep( (HANDLE)(ULONG_PTR)_strtoui64( argv[3], NULL, 10 ) );
+        return;
+    }
     if (argc >= 3 && !strcmp( argv[2], "spin" ))
     {
         spin_loop();
@@ -554,6 +833,7 @@ START_TEST(callstack)
     pGetCallStackSnapshot = (void *)GetProcAddress( coredll, "GetCallStackSnapshot" );
     pLdrLockLoaderLock = (void *)GetProcAddress( ntdll, "LdrLockLoaderLock" );
     pLdrUnlockLoaderLock = (void *)GetProcAddress( ntdll, "LdrUnlockLoaderLock" );
+    pGetProcessHandleCount = (void *)GetProcAddress( GetModuleHandleA( "kernel32.dll" ), "GetProcessHandleCount" );
 
     test_layout();
     test_current_thread();
@@ -562,6 +842,8 @@ START_TEST(callstack)
     test_locks();
     test_exiting_threads();
     test_other_process( argv[0] );
+    test_process_after_process( argv[0] );
+    test_reused_process_id( argv[0] );
     test_running_thread( argv[0] );
     test_function_tables();
 }

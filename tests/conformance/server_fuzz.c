@@ -2,7 +2,10 @@
  * Fuzzing of the wineserver's get_wait_chain request, sent directly: random
  * and boundary thread ids, every flag bit, reply buffers of every size; and
  * of its reads of another process's memory (read_process_memory, which reads
- * without stopping the target): random and boundary addresses and sizes. The
+ * without stopping the target): random and boundary addresses and sizes; and
+ * of open_process_memory (random handles, a handle without PROCESS_VM_READ)
+ * and ntdll's reads through the file it gives (__wine_read_process_memory),
+ * which must read what the server reads. The
  * server must answer each one sanely and keep serving the prefix. Wine only:
  * skips where there is no wine_server_call.
  *
@@ -122,6 +125,86 @@ static void fuzz_reads( HANDLE process, unsigned int rounds )
     ok( good > 0 && failed > 0, "the reads did not reach every path: %u read, %u failed\n", good, failed );
 }
 
+static NTSTATUS (WINAPI *p__wine_read_process_memory)( ULONG, const void *, void *, SIZE_T );
+
+static NTSTATUS open_process_memory( HANDLE process, HANDLE *file )
+{
+    struct __server_request_info __req;
+    struct open_process_memory_request * const req = &__req.u.req.open_process_memory_request;
+    const struct open_process_memory_reply * const reply = &__req.u.reply.open_process_memory_reply;
+    NTSTATUS status;
+
+    memset( &__req, 0, sizeof(__req) );
+    __req.u.req.request_header.req = REQ_open_process_memory;
+    req->handle = (obj_handle_t)(ULONG_PTR)process;
+    *file = NULL;
+    if (!(status = p_wine_server_call( &__req ))) *file = (HANDLE)(ULONG_PTR)reply->file;
+    return status;
+}
+
+/* The file of the child's memory: only for a handle of PROCESS_VM_READ
+ * access, and what ntdll reads through it is what the server reads. */
+static void fuzz_file_reads( PROCESS_INFORMATION *pi, unsigned int rounds )
+{
+    static BYTE buffer[0x3000], server[0x3000];
+    PROCESS_BASIC_INFORMATION info;
+    ULONG64 image = 0, addr;
+    unsigned int i, good = 0, failed = 0, bad = 0, refused = 0;
+    HANDLE file, limited;
+    SIZE_T size, done;
+    NTSTATUS status;
+
+    ok( !open_process_memory( pi->hProcess, &file ) && file, "no memory file\n" );
+    if (file) CloseHandle( file );
+    ok( DuplicateHandle( GetCurrentProcess(), pi->hProcess, GetCurrentProcess(), &limited,
+                         PROCESS_QUERY_LIMITED_INFORMATION, FALSE, 0 ), "no limited handle\n" );
+    ok( open_process_memory( limited, &file ) == STATUS_ACCESS_DENIED && !file,
+        "a handle without PROCESS_VM_READ got a memory file\n" );
+    CloseHandle( limited );
+    for (i = 0; i < rounds; i++)
+    {
+        status = open_process_memory( (HANDLE)(ULONG_PTR)(next_random() & 0xfffc), &file );
+        if (!status && file) CloseHandle( file );  /* a handle of ours that happened to be a process */
+        else if (status) refused++;
+    }
+    ok( refused > 0, "no random handle was refused\n" );
+
+    if (!p__wine_read_process_memory) return;
+    NtQueryInformationProcess( pi->hProcess, ProcessBasicInformation, &info, sizeof(info), NULL );
+    NtReadVirtualMemory( pi->hProcess, (char *)info.PebBaseAddress + FIELD_OFFSET( PEB, ImageBaseAddress ),
+                         &image, sizeof(image), &done );
+    for (i = 0; i < rounds; i++)
+    {
+        unsigned int r = next_random();
+
+        switch (r % 3)
+        {
+        case 0: addr = (ULONG_PTR)info.PebBaseAddress + (next_random() % 0x3000) - 0x1000; break;
+        case 1: addr = image + next_random() % 0x20000; break;
+        default: addr = ((ULONG64)next_random() << 32) ^ next_random(); break;
+        }
+        size = (r >> 8) % 2 ? (r >> 12) % 17 : next_random() % sizeof(buffer);
+        status = p__wine_read_process_memory( pi->dwProcessId, (void *)(ULONG_PTR)addr, buffer, size );
+        done = 0;
+        if (status)
+        {
+            failed++;
+            /* what ntdll could not read, the server cannot read either */
+            if (!NtReadVirtualMemory( pi->hProcess, (void *)(ULONG_PTR)addr, server, size, &done ) &&
+                done == size && size && bad++ < 10)
+                ok( 0, "%#Ix bytes at %#I64x: status %#lx, the server read them\n", size, addr, status );
+            continue;
+        }
+        good++;
+        if ((NtReadVirtualMemory( pi->hProcess, (void *)(ULONG_PTR)addr, server, size, &done ) || done != size ||
+             memcmp( buffer, server, size )) && bad++ < 10)
+            ok( 0, "%#Ix bytes at %#I64x read differently through the file\n", size, addr );
+    }
+    trace( "figure: file reads=%u ok=%u failed=%u\n", rounds, good, failed );
+    ok( !bad, "%u reads differ\n", bad );
+    ok( good > 0 && failed > 0, "the file reads did not reach every path: %u read, %u failed\n", good, failed );
+}
+
 static HANDLE never_event;
 
 static DWORD WINAPI wait_handle( void *arg )
@@ -150,6 +233,8 @@ START_TEST(server_fuzz)
         return;
     }
     p_wine_server_call = (void *)GetProcAddress( GetModuleHandleA( "ntdll.dll" ), "wine_server_call" );
+    p__wine_read_process_memory = (void *)GetProcAddress( GetModuleHandleA( "ntdll.dll" ),
+                                                          "__wine_read_process_memory" );
     if (!p_wine_server_call)
     {
         win_skip( "not Wine\n" );
@@ -217,6 +302,7 @@ START_TEST(server_fuzz)
     ok( !bad, "%u malformed replies\n", bad );
     ok( out.success > 0 && out.not_found > 0 && out.invalid > 0, "the inputs did not reach every path\n" );
     fuzz_reads( pi.hProcess, rounds / 5 );
+    fuzz_file_reads( &pi, rounds / 20 );
 
     /* the server still serves the prefix: a new process starts and ends */
     TerminateProcess( pi.hProcess, 0 );

@@ -72,14 +72,17 @@ static DWORD settled_switches( DWORD tid )
 
 /* W-37: walks of a blocked thread's stack (GetThreadCallStack, where
  * coredll exists) leave its ContextSwitches as they were too: it is walked
- * without being suspended */
-static void walk_quietly( DWORD tid, DWORD pid, HANDLE thread, DWORD switches )
+ * without being suspended; and so are a thousand walks after it was
+ * suspended and resumed once (as a debugger or a profiler does), counted
+ * from once it is asleep again */
+static DWORD walk_quietly( DWORD tid, DWORD pid, HANDLE thread, DWORD switches )
 {
     struct call_snapshot frames[64];
+    CONTEXT context;
     ULONG n;
     int i;
 
-    if (!pGetThreadCallStack) return;
+    if (!pGetThreadCallStack) return switches;
     for (i = 0; i < 20; i++)
     {
         n = pGetThreadCallStack( thread, ARRAY_SIZE(frames), frames, 0, 0 );
@@ -92,6 +95,25 @@ static void walk_quietly( DWORD tid, DWORD pid, HANDLE thread, DWORD switches )
     ok( nodes[0].ThreadObject.ProcessId == pid, "W-37: pid %04lx\n", nodes[0].ThreadObject.ProcessId );
     ok( nodes[0].ThreadObject.ContextSwitches == switches, "W-37: %lu context switches after 20 walks, was %lu\n",
         nodes[0].ThreadObject.ContextSwitches, switches );
+
+    context.ContextFlags = CONTEXT_FULL;
+    ok( SuspendThread( thread ) == 0, "W-37: SuspendThread failed, error %lu\n", GetLastError() );
+    ok( GetThreadContext( thread, &context ), "W-37: GetThreadContext failed, error %lu\n", GetLastError() );
+    ok( ResumeThread( thread ) == 1, "W-37: ResumeThread failed, error %lu\n", GetLastError() );
+    switches = settled_switches( tid );
+    for (i = 0; i < 1000; i++)
+    {
+        n = pGetThreadCallStack( thread, ARRAY_SIZE(frames), frames, 0, 0 );
+        if (n <= 2) ok( 0, "W-37: walk %d after a suspension: %lu frames, error %lu\n", i, n, GetLastError() );
+    }
+    node_count = WCT_MAX_NODE_COUNT;
+    ok( pGetThreadWaitChain( session, 0, 0, tid, &node_count, nodes, &is_cycle ),
+        "W-37: query failed, error %lu\n", GetLastError() );
+    ok( nodes[0].ObjectStatus == WctStatusBlocked, "W-37: status %u after 1000 walks\n", nodes[0].ObjectStatus );
+    ok( nodes[0].ThreadObject.ContextSwitches == switches,
+        "W-37: %lu context switches after a suspension and 1000 walks, was %lu\n",
+        nodes[0].ThreadObject.ContextSwitches, switches );
+    return switches;
 }
 
 /* W-32, W-37: the thread stays Blocked, its WaitTime grows, and twenty
@@ -119,7 +141,7 @@ static void check_blocked_wait( const char *what, DWORD tid )
     }
     if ((thread = OpenThread( THREAD_ALL_ACCESS, FALSE, tid )))
     {
-        walk_quietly( tid, GetCurrentProcessId(), thread, switches );
+        switches = walk_quietly( tid, GetCurrentProcessId(), thread, switches );
         CloseHandle( thread );
     }
 
