@@ -251,6 +251,7 @@ NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, const THREAD_BASIC_INF
                                            ULONG *ret_count )
 {
     THREAD_BASIC_INFORMATION queried;
+    ULONG_PTR peb32 = 0;
     HANDLE process;
     ULONG low, high;
     NTSTATUS status;
@@ -267,9 +268,13 @@ NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, const THREAD_BASIC_INF
         return STATUS_SUCCESS;
     }
     if ((status = query_thread( thread, &info, &queried ))) return status;
-    /* a 32-bit caller sees the 32-bit TEB of a WoW64 thread */
+    /* a 32-bit caller sees the 32-bit TEB of a WoW64 thread; a thread of
+     * a 64-bit process has no 32-bit frames */
     if ((status = open_thread_process( info, &process ))) return status;
-    if (read_teb32_stack( process, PtrToUlong( info->TebBaseAddress ), &low, &high ))
+    if (process && (NtQueryInformationProcess( process, ProcessWow64Information, &peb32, sizeof(peb32), NULL ) ||
+                    !peb32))
+        status = STATUS_NOT_SUPPORTED;
+    else if (read_teb32_stack( process, PtrToUlong( info->TebBaseAddress ), &low, &high ))
         status = walk_x86_stack( process, context->Ebp, low, high, skip, count, frames, stack_ptrs, ret_count );
     else
         status = process ? STATUS_PARTIAL_COPY : STATUS_INVALID_HANDLE;
