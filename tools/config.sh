@@ -52,6 +52,16 @@ OVERLAY_DIRS="dlls include server programs"
 # the installed Wine.
 MODULES="server loader dlls/ntdll dlls/apisetschema dlls/advapi32 dlls/ntoskrnl.exe dlls/coredll programs/wctdump"
 
+# 32-bit programs run in WoW64 mode: i386 PE modules in the 64-bit process,
+# no 32-bit Unix side. I386_MODULES: those of MODULES built for i386 as
+# well (the rest of MODULES is 64-bit only: the server, the loader, the
+# drivers' ntoskrnl, wctdump). I386_RUNTIME: the few modules of Wine that
+# every 32-bit test program needs and Debian's wine64 lacks (it has no
+# i386-windows modules); 'make wow64' builds the rest of Wine's i386
+# modules, for users' programs.
+I386_MODULES="dlls/ntdll dlls/advapi32"
+I386_RUNTIME="dlls/kernel32 dlls/kernelbase dlls/msvcrt"
+
 # Import libraries and CRT start-up code the Windows test programs (PE) and
 # the Winelib test modules (ELF) link with.
 TEST_LIBS="winecrt0 msvcrt kernel32 ntdll advapi32 user32"

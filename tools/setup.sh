@@ -21,7 +21,9 @@ SOURCE="$CACHE/$(basename "$WINE_SOURCE_DEFAULT")"
 
 # wine64 and wine64-tools are installed at exactly WINE_VERSION; debootstrap
 # makes the Debian 13 root of make check-debian13 (not needed on Debian 13).
-PACKAGES="gcc-mingw-w64-x86-64 gcc make perl flex bison
+# gcc-mingw-w64-i686 builds the i386 PE modules of WoW64 mode (32-bit
+# programs in a 64-bit process): an amd64 package, no i386 architecture.
+PACKAGES="gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 gcc make perl flex bison
 autoconf automake dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
 libxml-libxml-perl procps valgrind python3-jsonschema git"
 [ "$DEBIAN_CODENAME" = trixie ] || PACKAGES="$PACKAGES debootstrap"

@@ -45,7 +45,7 @@ fi
 
 
 series_stamp() {
-    (cat "$SRC/patches/$WINE_SERIES/series"; grep -v '^#' "$SRC/patches/$WINE_SERIES/series" | while read -r p; do
+    (echo "$WINE_ARCHS"; cat "$SRC/patches/$WINE_SERIES/series"; grep -v '^#' "$SRC/patches/$WINE_SERIES/series" | while read -r p; do
         [ -n "$p" ] && cat "$SRC/patches/$WINE_SERIES/$p"; done) | md5sum | cut -d' ' -f1
 }
 
@@ -109,11 +109,19 @@ generate() {
     cd - >/dev/null
 }
 
+# WoW64 mode: PE modules for i386 beside x86_64 (i686-w64-mingw32-gcc), no
+# 32-bit Unix side. A 32-bit program then runs in the 64-bit process of the
+# loader, which Wine names "wine" in such a tree (not "wine64"). Only the
+# modules asked for are built for i386 (tools/build.sh, make wow64).
+WINE_ARCHS="--enable-archs=i386,x86_64"
+
 configure_wine() {
-    say "configuring Wine (64-bit, headless, no tests${*:+; $*})"
+    say "configuring Wine (64-bit with i386 PE modules, headless, no tests${*:+; $*})"
     cd "$STAGED"
     autoreconf -fi >/dev/null 2>&1 || die "autoreconf failed"
-    ./configure -q --enable-win64 --with-mingw --without-x --without-freetype \
+    command -v i686-w64-mingw32-gcc >/dev/null ||
+        die "i686-w64-mingw32-gcc is missing (the i386 PE modules): run tools/setup.sh"
+    ./configure -q --enable-win64 "$WINE_ARCHS" --with-mingw --without-x --without-freetype \
         --disable-tests "$@" >configure.log 2>&1 ||
         { tail -20 configure.log; die "Wine's configure failed (see $STAGED/configure.log)"; }
     cd - >/dev/null

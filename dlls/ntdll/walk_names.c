@@ -84,6 +84,8 @@ static BOOL open_image( struct image *image, const struct frame_reader *reader, 
     return pe_read_nt_headers( reader->read_memory, reader->ctx, base, &image->nt, &image->nt_offset );
 }
 
+#ifdef __x86_64__
+
 /* entry 'index' of the image's function table, for pe_find_function */
 static BOOL read_function_entry( void *ctx, ULONG index, RUNTIME_FUNCTION *func )
 {
@@ -105,6 +107,17 @@ static BOOL function_starts_between( const struct image *image, DWORD start, DWO
            pe_find_function( read_function_entry, (void *)image, count, 0, rva, &func, NULL ) &&
            func.BeginAddress > start;
 }
+
+#else  /* __x86_64__ */
+
+/* An i386 image has no function table (.pdata): nothing says where a
+ * function ends, so the nearest symbol or export below is taken. */
+static BOOL function_starts_between( const struct image *image, DWORD start, DWORD rva )
+{
+    return FALSE;
+}
+
+#endif  /* __x86_64__ */
 
 /* the named export with the highest address at or below 'rva' */
 static BOOL find_export( const struct image *image, DWORD rva, DWORD *export_rva, char *name, DWORD size )
