@@ -631,11 +631,33 @@ static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thre
 {
     STACKFRAME64 frame;
     CONTEXT context;
+    WOW64_CONTEXT wow_context;
+    BOOL wow64 = FALSE;
 
     if (!init_symbols( target )) return;
     context.ContextFlags = CONTEXT_FULL;
     if (SuspendThread( thread ) == (DWORD)-1) return;
-    if (GetThreadContext( thread, &context ))
+    /* a 32-bit program's frames are its 32-bit ones (WoW64) */
+    if (IsWow64Process( target->process, &wow64 ) && wow64)
+    {
+        wow_context.ContextFlags = WOW64_CONTEXT_FULL;
+        if (Wow64GetThreadContext( thread, &wow_context ))
+        {
+            memset( &frame, 0, sizeof(frame) );
+            frame.AddrPC.Offset = wow_context.Eip;
+            frame.AddrPC.Mode = AddrModeFlat;
+            frame.AddrStack.Offset = wow_context.Esp;
+            frame.AddrStack.Mode = AddrModeFlat;
+            frame.AddrFrame.Offset = wow_context.Ebp;
+            frame.AddrFrame.Mode = AddrModeFlat;
+            while (report->stack_count < MAX_STACK &&
+                   StackWalk64( IMAGE_FILE_MACHINE_I386, target->process, thread, &frame, &wow_context, NULL,
+                                SymFunctionTableAccess64, SymGetModuleBase64, NULL ) &&
+                   frame.AddrPC.Offset)
+                report->stack[report->stack_count++] = frame.AddrPC.Offset;
+        }
+    }
+    else if (GetThreadContext( thread, &context ))
     {
         memset( &frame, 0, sizeof(frame) );
         frame.AddrPC.Offset = context.Rip;
