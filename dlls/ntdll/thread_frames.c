@@ -120,8 +120,9 @@ static NTSTATUS query_thread( HANDLE thread, const THREAD_BASIC_INFORMATION **in
     NTSTATUS status;
 
     /* a thread that has not run yet has not told the server where its TEB
-     * is; held still now, it has */
-    if (*info && (*info)->TebBaseAddress) return STATUS_SUCCESS;
+     * is (a 32-bit caller then sees 0x2000, the 32-bit TEB's offset from
+     * none); held still now, it has */
+    if (*info && (ULONG_PTR)(*info)->TebBaseAddress >= 0x10000) return STATUS_SUCCESS;
     if ((status = NtQueryInformationThread( thread, ThreadBasicInformation, queried, sizeof(*queried), NULL )))
         return status;
     *info = queried;

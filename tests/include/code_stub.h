@@ -10,6 +10,8 @@
 #ifndef __TEST_CODE_STUB_H
 #define __TEST_CODE_STUB_H
 
+#ifdef _WIN64  /* function tables: x86_64 code only */
+
 #include <windows.h>
 
 struct code_stub
@@ -54,5 +56,7 @@ static inline void free_code_stub( struct code_stub *stub )
 {
     VirtualFree( stub->code, 0, MEM_RELEASE );
 }
+
+#endif  /* _WIN64 */
 
 #endif  /* __TEST_CODE_STUB_H */
