@@ -313,6 +313,9 @@ static BOOL read_module_file( void *ctx, ULONG_PTR base, ULONGLONG offset, void 
 static BOOL open_target( struct target *target, DWORD pid )
 {
     HMODULE handles[MAX_MODULES];
+    WCHAR system_dir[MAX_PATH], wow64_dir[MAX_PATH];
+    UINT system_len = 0;
+    BOOL wow64 = FALSE;
     MODULEINFO info;
     DWORD needed, i;
 
@@ -324,12 +327,29 @@ static BOOL open_target( struct target *target, DWORD pid )
     if (!target->pages || !target->modules) return FALSE;
     page_cache_init( &target->cache, target->process, target_read_process, target->pages, CACHE_PAGES );
     if (!EnumProcessModules( target->process, handles, sizeof(handles), &needed )) return TRUE;
+    /* a 32-bit program's modules say system32, as it sees it: their files
+     * are in syswow64 */
+    if (IsWow64Process( target->process, &wow64 ) && wow64)
+    {
+        system_len = GetSystemDirectoryW( system_dir, ARRAY_SIZE(system_dir) );
+        if (!GetSystemWow64DirectoryW( wow64_dir, ARRAY_SIZE(wow64_dir) )) system_len = 0;
+    }
     for (i = 0; i < min( needed / sizeof(HMODULE), MAX_MODULES ); i++)
     {
         struct module *module = &target->modules[target->count];
 
         if (!GetModuleInformation( target->process, handles[i], &info, sizeof(info) )) continue;
         if (!GetModuleFileNameExW( target->process, handles[i], module->path, ARRAY_SIZE(module->path) )) continue;
+        if (system_len && system_len < ARRAY_SIZE(system_dir) && !wcsnicmp( module->path, system_dir, system_len ) &&
+            module->path[system_len] == '\\' &&
+            wcslen( wow64_dir ) + wcslen( module->path + system_len ) < ARRAY_SIZE(module->path))
+        {
+            WCHAR rest[MAX_PATH];
+
+            lstrcpynW( rest, module->path + system_len, ARRAY_SIZE(rest) );
+            lstrcpyW( module->path, wow64_dir );
+            lstrcatW( module->path, rest );
+        }
         module->base = (ULONG_PTR)info.lpBaseOfDll;
         module->size = info.SizeOfImage;
         target->count++;
