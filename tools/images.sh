@@ -29,10 +29,13 @@ for m in "$@"; do
     for svg in $svgs; do
         src="$STAGED/$m/$svg"
         [ -f "$src" ] || continue
+        # the images the module's resource scripts name (an SVG may hold
+        # the labels of several kinds)
         for kind in icon:ico cursor:cur bitmap:bmp; do
-            grep -q "${kind%%:*}:[0-9]" "$src" || continue
             out="${src%.svg}.${kind#*:}"
             [ -f "$out" ] && continue
+            name=$(basename "$out")
+            grep -rqsF --include='*.rc' "$name" "$STAGED/$m" || continue
             # buildimage picks the format by the extension: a temporary
             # name keeps it, so that an interrupted run leaves no half image
             tmp="${out%.*}.tmp$$.${kind#*:}"

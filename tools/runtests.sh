@@ -159,6 +159,8 @@ run_host() {
 
 all_tests() {
     (cd "$TOP/tests" && ls conformance/*.c host/*.sh 2>/dev/null) | sed 's/\.[a-z]*$//'
+    # stock Wine runs 32-bit programs only with Debian's wine32 (wine-layer --help)
+    [ $flavour = stock ] && [ ! -x /usr/lib/wine/wine ] && return 0
     for c in "$TOP"/tests/conformance/*.c; do
         grep -q '^ \* 32-bit: not run' "$c" || echo "conformance32/$(basename "$c" .c)"
     done
