@@ -44,8 +44,10 @@ else
 fi
 
 
+# The series, and this script: what it generates or how it configures may
+# have changed since the tree was staged.
 series_stamp() {
-    (echo "$WINE_ARCHS"; cat "$SRC/patches/$WINE_SERIES/series"; grep -v '^#' "$SRC/patches/$WINE_SERIES/series" | while read -r p; do
+    (cat "$SRC/tools/stage.sh"; cat "$SRC/patches/$WINE_SERIES/series"; grep -v '^#' "$SRC/patches/$WINE_SERIES/series" | while read -r p; do
         [ -n "$p" ] && cat "$SRC/patches/$WINE_SERIES/$p"; done) | md5sum | cut -d' ' -f1
 }
 
