@@ -24,8 +24,10 @@ made=0
 for m in "$@"; do
     mk="$STAGED/$m/Makefile.in"
     [ -f "$mk" ] || continue
-    # the SVG_SRCS list, continued lines joined
-    svgs=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$mk" | sed -n 's/^SVG_SRCS *= *//p')
+    # the SVG files of SVG_SRCS (Wine 8.0) or SOURCES (Wine 10), continued
+    # lines joined
+    svgs=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$mk" | sed -n 's/^\(SVG_SRCS\|SOURCES\) *= *//p' |
+        tr ' \t' '\n\n' | grep '\.svg$' || true)
     for svg in $svgs; do
         src="$STAGED/$m/$svg"
         [ -f "$src" ] || continue
