@@ -31,6 +31,9 @@ PACKAGES="gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 librsvg2-bin icoutils imagemag
 autoconf automake dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
 libxml-libxml-perl procps valgrind python3-jsonschema git"
 [ "$DEBIAN_CODENAME" = trixie ] || PACKAGES="$PACKAGES debootstrap"
+# Wine 10's tools/make_unicode checks the IDNA and CLDR data too, even for
+# the tables alone
+[ "$WINE_SERIES" != wine-10.0 ] || PACKAGES="$PACKAGES unicode-idna unicode-cldr-core"
 
 say() { echo "setup: $*"; }
 die() { echo "setup: error: $*" >&2; exit 1; }
