@@ -93,6 +93,7 @@ step "modules:$(echo "$MODULES" | tr -s ' ' | sed 's/^/ /')" "$JOBS" $targets
 # i386: the modules the layer replaces that have a 32-bit side, the few of
 # Wine's a 32-bit test program needs to start (the rest: make wow64), and
 # the import libraries the 32-bit test programs link with.
+"$(dirname "$0")/images.sh" "$STAGED" $I386_MODULES $I386_RUNTIME
 targets=""
 for m in $I386_MODULES $I386_RUNTIME; do
     t=$(arch_targets "$m" i386)
@@ -114,6 +115,16 @@ if [ -f "$libwine" ]; then
     mkdir -p "$STAGED/libs/wine"
     ln -sf "$libwine" "$STAGED/libs/wine/libwine.so.1"
     ln -sf libwine.so.1 "$STAGED/libs/wine/libwine.so"  # what -lwine links with
+fi
+
+# Debian builds Wine with the system's zlib (its patch system/zlib.patch):
+# modules such as user32 import zlib1.dll, and Debian's wine64 carries the
+# x86_64 one among its modules. The i386 one (libz-mingw-w64) goes where the
+# launcher finds the layer's i386 modules, for the prefix's syswow64.
+zlib_i386=/usr/i686-w64-mingw32/lib/zlib1.dll
+if [ -f "$zlib_i386" ]; then
+    mkdir -p "$STAGED/dlls/zlib1/i386-windows"
+    ln -sf "$zlib_i386" "$STAGED/dlls/zlib1/i386-windows/zlib1.dll"
 fi
 
 # Our own files must compile without a single warning (Wine builds with -Werror).

@@ -66,7 +66,9 @@ esac
 # i386-windows modules); 'make wow64' builds the rest of Wine's i386
 # modules, for users' programs.
 I386_MODULES="dlls/ntdll dlls/advapi32 dlls/coredll"
-I386_RUNTIME="dlls/kernel32 dlls/kernelbase dlls/msvcrt dlls/sechost dlls/ucrtbase"
+# The tests' 32-bit programs import kernel32, msvcrt, advapi32 and user32;
+# with what those import in turn (not the delay-loaded ones), that is:
+I386_RUNTIME="dlls/kernel32 dlls/kernelbase dlls/msvcrt dlls/sechost dlls/user32 dlls/gdi32 dlls/version dlls/win32u dlls/ucrtbase"
 
 # Import libraries and CRT start-up code the Windows test programs (PE) and
 # the Winelib test modules (ELF) link with.

@@ -302,6 +302,7 @@ static void test_other_process( const char *exe )
  * profiler does: wherever it is stopped, in the prologue, the body or the
  * epilogue of spin_leaf, the walk leads back through spin_loop. */
 extern void spin_leaf(void);
+#ifdef __x86_64__
 __asm__( ".text\n\t"
          ".globl spin_leaf\n\t"
          ".def spin_leaf; .scl 2; .type 32; .endef\n"
@@ -321,6 +322,27 @@ __asm__( ".text\n\t"
          "popq %rbx\n\t"
          "ret\n\t"
          ".seh_endproc" );
+#else
+/* x86 differs: a function has no unwind data, and a walk follows the EBP
+ * chain (Microsoft, "x86 architecture" in the debugging docs: frames are
+ * found through EBP; code without a frame pointer needs FPO data); here
+ * spin_leaf keeps a standard EBP frame. A sample taken before its
+ * "movl %esp,%ebp" or at its "ret" finds spin_loop's frame in EBP. */
+__asm__( ".text\n\t"
+         ".globl _spin_leaf\n\t"
+         ".def _spin_leaf; .scl 2; .type 32; .endef\n"
+         "_spin_leaf:\n\t"
+         "pushl %ebp\n\t"
+         "movl %esp,%ebp\n\t"
+         "pushl %ebx\n\t"
+         "pushl %esi\n\t"
+         "movl $0x1234,%ebx\n\t"
+         "movl %ebx,%esi\n\t"
+         "popl %esi\n\t"
+         "popl %ebx\n\t"
+         "popl %ebp\n\t"
+         "ret" );
+#endif
 
 static volatile LONG stop_spinning, spinning;
 
@@ -420,7 +442,10 @@ static void test_running_thread( const char *exe )
 
 #endif  /* _WIN64 */
 
-#ifdef _WIN64  /* x86 has no function tables: its code has no unwind data at all */
+/* x86 differs: x86 Windows has no function tables to register
+ * (RtlAddFunctionTable, RtlInstallFunctionTableCallback: x64 and ARM only,
+ * per Microsoft's documentation of them), so C-14 is x86-64's alone. */
+#ifdef __x86_64__
 
 /* C-14 (not in the specification's catalogue): generated code. Unlike
  * RtlCaptureStackBackTrace, these walks read the function tables registered
@@ -524,7 +549,7 @@ static void test_function_tables(void)
     CloseHandle( stub_release );
 }
 
-#endif  /* _WIN64 */
+#endif  /* __x86_64__ */
 
 static void child_deny_access( int argc, char **argv )
 {
@@ -577,7 +602,7 @@ START_TEST(callstack)
 #ifdef _WIN64
     test_running_thread( argv[0] );
 #endif
-#ifdef _WIN64
+#ifdef __x86_64__
     test_function_tables();
 #endif
 }

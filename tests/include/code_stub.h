@@ -10,9 +10,9 @@
 #ifndef __TEST_CODE_STUB_H
 #define __TEST_CODE_STUB_H
 
-#ifdef _WIN64  /* function tables: x86_64 code only */
-
 #include <windows.h>
+
+#ifdef __x86_64__  /* x86 has no function tables to register (RtlAddFunctionTable) */
 
 struct code_stub
 {
@@ -57,6 +57,6 @@ static inline void free_code_stub( struct code_stub *stub )
     VirtualFree( stub->code, 0, MEM_RELEASE );
 }
 
-#endif  /* _WIN64 */
+#endif  /* __x86_64__ */
 
 #endif  /* __TEST_CODE_STUB_H */
