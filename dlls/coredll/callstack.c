@@ -43,12 +43,24 @@ WINE_DEFAULT_DEBUG_CHANNEL(callstack);
 /* No stack holds more frames than this (each takes at least 16 bytes). */
 #define MAX_FRAMES 0x10000
 
+/* x86_64 frames are named by their stack pointer; x86 ones, which have no
+ * unwind data, by their frame pointer, which is what the walk follows */
+#ifdef __x86_64__
+#define CONTEXT_PC(context) ((context)->Rip)
+#define CONTEXT_FRAME(context) ((context)->Rsp)
+#else
+#define CONTEXT_PC(context) ((context)->Eip)
+#define CONTEXT_FRAME(context) ((context)->Ebp)
+#endif
+
 struct frames
 {
     ULONG  count;
     void **addr;    /* return addresses; for another thread the first is its Rip */
     void **stack;   /* stack pointer of each frame */
 };
+
+#ifdef __x86_64__
 
 /* The registers a blocked thread published (ntdll's blocked_frame.h) and
  * their count, read from its TEB in this process or over another process's
@@ -76,13 +88,33 @@ static BOOL read_blocked_frame( HANDLE process, const THREAD_BASIC_INFORMATION *
     return !NtReadVirtualMemory( process, addr, frame, size, NULL );
 }
 
+/* Does the thread run 32-bit code (WoW64)? Its 64-bit TEB leads to a
+ * 32-bit one. Its 64-bit registers are then those of wow64.dll, not of
+ * the program. */
+static BOOL is_wow64_thread( HANDLE process, const THREAD_BASIC_INFORMATION *info )
+{
+    const char *addr = (const char *)info->TebBaseAddress + FIELD_OFFSET( TEB, WowTebOffset );
+    LONG offset = 0;
+
+    if (process) return !NtReadVirtualMemory( process, addr, &offset, sizeof(offset), NULL ) && offset > 0;
+    __TRY
+    {
+        offset = *(const volatile LONG *)addr;
+    }
+    __EXCEPT_PAGE_FAULT
+    {
+    }
+    __ENDTRY
+    return offset > 0;
+}
+
 /* A thread blocked in a system call is walked from the registers it
  * published, without suspending it: its stack cannot change before its
  * count does. The count is read again after the walk; if it changed, or
  * was not odd, the caller suspends the thread instead. See
  * docs/BLOCKED_WALKS.md for why a walk kept is right. */
 static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, struct frames *frames,
-                                 ULONG want, NTSTATUS *status )
+                                 ULONG want, NTSTATUS *status, BOOL *wow64 )
 {
     OBJECT_ATTRIBUTES attr = { sizeof(attr) };
     CLIENT_ID id = { info->ClientId.UniqueProcess, 0 };
@@ -97,6 +129,7 @@ static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *
     if (HandleToULong( info->ClientId.UniqueProcess ) != GetCurrentProcessId() &&
         NtOpenProcess( &process, PROCESS_VM_READ, &attr, &id ))
         return FALSE;
+    if ((*wow64 = is_wow64_thread( process, info ))) goto done;
     if (!read_blocked_frame( process, info, &frame, sizeof(frame) ) || !(frame.seq & 1) || !frame.regs[16])
         goto done;
 
@@ -120,6 +153,30 @@ done:
     return ret;
 }
 
+/* A WoW64 thread's frames are its 32-bit ones, from its 32-bit context,
+ * walked with the thread held still. */
+static NTSTATUS walk_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, struct frames *frames,
+                                   ULONG want, ULONG *n )
+{
+    WOW64_CONTEXT context;
+    NTSTATUS status;
+
+    if (SuspendThread( thread ) == (DWORD)-1) return STATUS_INVALID_HANDLE;
+    context.ContextFlags = WOW64_CONTEXT_CONTROL | WOW64_CONTEXT_INTEGER;
+    if (!(status = RtlWow64GetThreadContext( thread, &context )))
+    {
+        frames->addr[0] = ULongToPtr( context.Eip );
+        frames->stack[0] = ULongToPtr( context.Ebp );
+        status = __wine_walk_wow64_frames( thread, info, &context, 0, want - 1, frames->addr + 1,
+                                           frames->stack + 1, n );
+        ++*n;
+    }
+    ResumeThread( thread );
+    return status;
+}
+
+#endif  /* __x86_64__ */
+
 /* Walk 'thread': from 'own' (a context captured by our caller) for the
  * current thread, from the registers it published if it is blocked in a
  * system call, else with the thread, described by 'info', held still.
@@ -129,11 +186,17 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
 {
     CONTEXT context;
     NTSTATUS status;
+#ifdef __x86_64__
+    BOOL wow64 = FALSE;
+#endif
     ULONG n = 0;
 
     if (own) status = __wine_walk_thread_frames( thread, NULL, own, 0, want, frames->addr, frames->stack, &n );
-    else if (walk_blocked_thread( thread, info, frames, want, &status ))
+#ifdef __x86_64__  /* the registers a blocked thread publishes are its 64-bit ones */
+    else if (walk_blocked_thread( thread, info, frames, want, &status, &wow64 ))
         return status ? RtlNtStatusToDosError( status ) : ERROR_SUCCESS;
+    else if (wow64) status = walk_wow64_thread( thread, info, frames, want, &n );
+#endif
     else
     {
         if (SuspendThread( thread ) == (DWORD)-1) return GetLastError();
@@ -144,8 +207,8 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
             ResumeThread( thread );
             return error;
         }
-        frames->addr[0] = (void *)context.Rip;
-        frames->stack[0] = (void *)context.Rsp;
+        frames->addr[0] = (void *)CONTEXT_PC( &context );
+        frames->stack[0] = (void *)CONTEXT_FRAME( &context );
         status = __wine_walk_thread_frames( thread, info, &context, 0, want - 1, frames->addr + 1,
                                             frames->stack + 1, &n );
         n++;
@@ -158,7 +221,8 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
 
 static void store_frame( void *buffer, ULONG i, DWORD flags, void *addr, void *stack, DWORD pid )
 {
-    /* arguments travel in registers on x86_64 and are not recoverable: zero */
+    /* arguments travel in registers on x86_64 and are not recoverable; x86
+     * ones are not known to be where a frame's caller put them: zero */
     if (flags & STACKSNAP_EXTENDED_INFO)
     {
         CallSnapshotEx *ex = (CallSnapshotEx *)buffer + i;

@@ -174,27 +174,41 @@ static void test_apc(void)
 /* R-17: a vectored handler sees the faulting address, then the callers of
  * the function that faulted. */
 extern char fault_instr[], fault_resume[];
+#ifdef __x86_64__
+#define PC Rip
+#else
+#define PC Eip
+#endif
 static void *fault_caller;
 
 static void __attribute__((noinline)) fault_function(void)
 {
     fault_caller = __builtin_return_address(0);
+#ifdef __x86_64__
     __asm__ __volatile__( "xorl %%eax,%%eax\n\t"
                           ".globl fault_instr\n"
                           "fault_instr:\n\t"
                           "movl (%%rax),%%eax\n\t"
                           ".globl fault_resume\n"
                           "fault_resume:\n\t" ::: "rax", "memory" );
+#else
+    __asm__ __volatile__( "xorl %%eax,%%eax\n\t"
+                          ".globl _fault_instr\n"
+                          "_fault_instr:\n\t"
+                          "movl (%%eax),%%eax\n\t"
+                          ".globl _fault_resume\n"
+                          "_fault_resume:\n\t" ::: "eax", "memory" );
+#endif
     sink++;
 }
 
 static LONG CALLBACK capture_handler( EXCEPTION_POINTERS *ptrs )
 {
     if (ptrs->ExceptionRecord->ExceptionCode != EXCEPTION_ACCESS_VIOLATION ||
-        ptrs->ContextRecord->Rip != (ULONG_PTR)fault_instr)
+        ptrs->ContextRecord->PC != (ULONG_PTR)fault_instr)
         return EXCEPTION_CONTINUE_SEARCH;
     frame_count = pRtlCaptureStackBackTrace( 0, 64, frames, NULL );
-    ptrs->ContextRecord->Rip = (ULONG_PTR)fault_resume;
+    ptrs->ContextRecord->PC = (ULONG_PTR)fault_resume;
     return EXCEPTION_CONTINUE_EXECUTION;
 }
 
@@ -224,13 +238,14 @@ extern char seh_fault_instr[], seh_fault_resume[];
 static EXCEPTION_DISPOSITION WINAPI __attribute__((used))
 seh_capture_handler( EXCEPTION_RECORD *rec, void *frame, CONTEXT *context, void *dispatch )
 {
-    if (rec->ExceptionCode != EXCEPTION_ACCESS_VIOLATION || context->Rip != (ULONG_PTR)seh_fault_instr)
+    if (rec->ExceptionCode != EXCEPTION_ACCESS_VIOLATION || context->PC != (ULONG_PTR)seh_fault_instr)
         return ExceptionContinueSearch;
     frame_count = pRtlCaptureStackBackTrace( 0, 64, frames, NULL );
-    context->Rip = (ULONG_PTR)seh_fault_resume;
+    context->PC = (ULONG_PTR)seh_fault_resume;
     return ExceptionContinueExecution;
 }
 
+#ifdef __x86_64__
 __asm__( ".text\n\t"
          ".globl seh_fault\n\t"
          ".def seh_fault; .scl 2; .type 32; .endef\n"
@@ -249,6 +264,33 @@ __asm__( ".text\n\t"
          "addq $0x28,%rsp\n\t"
          "ret\n\t"
          ".seh_endproc" );
+#else
+
+/* x86 differs: a function's exception handler is not found through unwind
+ * data but registered on the stack, in the chain at fs:[0] that
+ * RtlDispatchException follows (Matt Pietrek, "A Crash Course on the Depths
+ * of Win32 Structured Exception Handling", MSJ January 1997). */
+__asm__( ".text\n\t"
+         ".globl _seh_fault\n\t"
+         ".def _seh_fault; .scl 2; .type 32; .endef\n"
+         "_seh_fault:\n\t"
+         "pushl %ebp\n\t"
+         "movl %esp,%ebp\n\t"
+         "pushl $_seh_capture_handler@16\n\t"
+         "pushl %fs:0\n\t"
+         "movl %esp,%fs:0\n\t"
+         "xorl %eax,%eax\n"
+         ".globl _seh_fault_instr\n"
+         "_seh_fault_instr:\n\t"
+         "movl (%eax),%eax\n"
+         ".globl _seh_fault_resume\n"
+         "_seh_fault_resume:\n\t"
+         "popl %fs:0\n\t"
+         "addl $4,%esp\n\t"
+         "popl %ebp\n\t"
+         "ret" );
+
+#endif
 
 static void __attribute__((noinline)) call_seh_fault(void)
 {
@@ -271,6 +313,11 @@ static void test_seh_handler(void)
             "R-17: handler: after the fault, %p is not in the caller\n",
             i + 1 < frame_count ? frames[i + 1] : NULL );
 }
+
+/* x86 differs: there are no function tables to register on x86
+ * (RtlAddFunctionTable, RtlInstallFunctionTableCallback: x64 and ARM only,
+ * per Microsoft's documentation of them), so R-18 is x86-64's alone. */
+#ifdef __x86_64__
 
 /* R-18: generated code without unwind data ends a back-trace, and so does
  * code described only by a function table registered at run time
@@ -439,6 +486,8 @@ static void test_function_tables(void)
     free_code_stub( &stub );
 }
 
+#endif  /* __x86_64__ */
+
 START_TEST(backtrace_dispatch)
 {
     HMODULE ntdll = GetModuleHandleA( "ntdll.dll" );
@@ -451,5 +500,7 @@ START_TEST(backtrace_dispatch)
     test_apc();
     test_exception_handler();
     test_seh_handler();
+#ifdef __x86_64__
     test_function_tables();
+#endif
 }

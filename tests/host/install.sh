@@ -41,7 +41,7 @@ echo "make install DESTDIR=$scratch/destdir prefix=/opt/wine-layer"
 make -s -C "$TOP" install DESTDIR="$scratch/destdir" prefix=/opt/wine-layer >"$scratch/install.log" 2>&1 ||
     { cat "$scratch/install.log"; exit 1; }
 root="$scratch/destdir/opt/wine-layer"
-[ -x "$root/bin/wine-layer" ] && [ -x "$root/lib/wine-layer/loader/wine64" ] &&
+[ -x "$root/bin/wine-layer" ] && [ -x "$root/lib/wine-layer/loader/wine" ] &&
     [ -f "$root/lib/wine-layer/programs/wctdump/x86_64-windows/wctdump.exe" ] ||
     { echo "make install did not install under DESTDIR/prefix:"; find "$scratch/destdir" | head -20; exit 1; }
 try "$root/bin/wine-layer" "$root/lib/wine-layer"
