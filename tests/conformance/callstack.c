@@ -103,10 +103,11 @@ static void test_parameters(void)
 }
 
 /* C-09, C-10: another thread, and one that has exited */
-static HANDLE release_event;
+static HANDLE release_event, entered_event;
 
 static void __attribute__((noinline)) blocked_function(void)
 {
+    SetEvent( entered_event );
     WaitForSingleObject( release_event, INFINITE );
     sink++;
 }
@@ -128,8 +129,10 @@ static void test_other_thread(void)
     int found = -1;
 
     release_event = CreateEventA( NULL, TRUE, FALSE, NULL );
+    entered_event = CreateEventA( NULL, TRUE, FALSE, NULL );
     thread = CreateThread( NULL, 0, blocked_thread, NULL, 0, NULL );
-    Sleep( 100 );
+    /* from here on blocked_function is on the thread's stack, blocked or not */
+    WaitForSingleObject( entered_event, INFINITE );
     memset( ex, 0xcc, sizeof(ex) );
     n = pGetThreadCallStack( thread, 64, ex, STACKSNAP_EXTENDED_INFO, 0 );
     ok( n >= 3 && n < 64, "C-09: %lu frames, error %lu\n", n, GetLastError() );
@@ -233,6 +236,18 @@ static void test_layout(void)
 }
 
 /* C-12: a thread of another process, with and without PROCESS_VM_READ */
+
+/* the child signals it before it sleeps, so that the walk finds it loaded */
+static HANDLE create_ready_event(void)
+{
+    SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
+    return CreateEventA( &sa, FALSE, FALSE, NULL );
+}
+
+static void signal_ready( int argc, char **argv )
+{
+    if (argc >= 4) SetEvent( (HANDLE)(ULONG_PTR)_strtoui64( argv[3], NULL, 10 ) );
+}
 static void test_other_process( const char *exe )
 {
     HMODULE ntdll = GetModuleHandleA( "ntdll.dll" ), kernel32 = GetModuleHandleA( "kernel32.dll" );
@@ -242,11 +257,12 @@ static void test_other_process( const char *exe )
     char cmd[MAX_PATH + 32];
     BOOL in_kernel32 = FALSE;
     ULONG n, i;
+    HANDLE ready = create_ready_event();
 
     /* ntdll and kernel32 sit at the same address in every process */
-    sprintf( cmd, "\"%s\" callstack sleep", exe );
-    ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ), "C-12: no child\n" );
-    Sleep( 500 );
+    sprintf( cmd, "\"%s\" callstack sleep %Iu", exe, (ULONG_PTR)ready );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "C-12: no child\n" );
+    ok( !WaitForSingleObject( ready, 60000 ), "C-12: the child did not start\n" );
     n = pGetThreadCallStack( pi.hThread, 64, frames, 0, 0 );
     ok( n >= 3 && n < 64, "C-12: %lu frames, error %lu\n", n, GetLastError() );
     for (i = 0; i < n; i++)
@@ -265,15 +281,16 @@ static void test_other_process( const char *exe )
     CloseHandle( pi.hProcess );
     CloseHandle( pi.hThread );
 
-    sprintf( cmd, "\"%s\" callstack deny_sleep", exe );
-    ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ), "C-12: no child\n" );
-    Sleep( 500 );
+    sprintf( cmd, "\"%s\" callstack deny_sleep %Iu", exe, (ULONG_PTR)ready );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "C-12: no child\n" );
+    ok( !WaitForSingleObject( ready, 60000 ), "C-12: the child did not start\n" );
     SetLastError( 0xdeadbeef );
     n = pGetThreadCallStack( pi.hThread, 64, frames, 0, 0 );
     ok( !n && GetLastError() == ERROR_ACCESS_DENIED, "C-12: no access: %lu, error %lu\n", n, GetLastError() );
     TerminateProcess( pi.hProcess, 0 );
     CloseHandle( pi.hProcess );
     CloseHandle( pi.hThread );
+    CloseHandle( ready );
 }
 
 /* C-13 (not in the specification's catalogue): a running thread sampled
@@ -528,9 +545,10 @@ static void test_function_tables(void)
 
 #endif  /* __x86_64__ */
 
-static void child_deny_access(void)
+static void child_deny_access( int argc, char **argv )
 {
     deny_everyone( GetCurrentProcess() );
+    signal_ready( argc, argv );
     Sleep( 30000 );
 }
 
@@ -542,6 +560,7 @@ START_TEST(callstack)
 
     if (argc >= 3 && !strcmp( argv[2], "sleep" ))
     {
+        signal_ready( argc, argv );
         Sleep( 30000 );
         return;
     }
@@ -552,7 +571,7 @@ START_TEST(callstack)
     }
     if (argc >= 3 && !strcmp( argv[2], "deny_sleep" ))
     {
-        child_deny_access();
+        child_deny_access( argc, argv );
         return;
     }
     if (!coredll)
