@@ -90,18 +90,30 @@ for l in $TEST_LIBS; do targets="$targets dlls/$l/x86_64-windows/lib$l.a"; done
 for l in $WINELIB_LIBS; do targets="$targets dlls/$l/lib$l.a"; done
 step "modules:$(echo "$MODULES" | tr -s ' ' | sed 's/^/ /')" "$JOBS" $targets
 
-# i386: the modules the layer replaces that have a 32-bit side, the few of
-# Wine's a 32-bit test program needs to start (the rest: make wow64), and
-# the import libraries the 32-bit test programs link with.
-"$(dirname "$0")/images.sh" "$STAGED" $I386_MODULES $I386_RUNTIME
-targets=""
-for m in $I386_MODULES $I386_RUNTIME; do
-    t=$(arch_targets "$m" i386)
-    [ -n "$t" ] || { echo "build: $STAGED has no i386 side of $m (configured without i386?)" >&2; exit 1; }
-    targets="$targets $t"
-done
-for l in $TEST_LIBS; do targets="$targets dlls/$l/i386-windows/lib$l.a"; done
-step "i386 modules (WoW64):$(echo "$I386_MODULES $I386_RUNTIME" | tr -s ' ' | sed 's|dlls/||g; s|programs/||g; s/^/ /')" "$JOBS" $targets
+# i386: of MODULES, those the layer builds for i386 too (I386_MODULES); in
+# the layer's own build (TEST_LIBS given), also the few modules of Wine
+# that a 32-bit test program needs to start (the rest: make wow64) and the
+# import libraries the 32-bit test programs link with. A tree configured
+# without i386 (--enable-archs) is built for x86_64 only.
+if grep -q '^PE_ARCHS = .*i386' "$STAGED/Makefile"; then
+    build_i386=""
+    for m in $MODULES; do
+        case " $I386_MODULES " in *" $m "*) build_i386="$build_i386 $m" ;; esac
+    done
+    [ -z "$TEST_LIBS" ] || build_i386="$build_i386 $I386_RUNTIME"
+    if [ -n "$build_i386" ]; then
+        "$(dirname "$0")/images.sh" "$STAGED" $build_i386
+        targets=""
+        for m in $build_i386; do
+            t=$(arch_targets "$m" i386)
+            [ -n "$t" ] || { echo "build: $STAGED has no i386 side of $m" >&2; exit 1; }
+            targets="$targets $t"
+        done
+        for l in $TEST_LIBS; do targets="$targets dlls/$l/i386-windows/lib$l.a"; done
+        step "i386 modules (WoW64):$(echo "$build_i386" | tr -s ' ' | sed 's|dlls/||g; s|programs/||g; s/^ */ /')" \
+            "$JOBS" $targets
+    fi
+fi
 
 # Stock Wine's ntdll loads libwine.so.1 from its own directory, and hands it
 # the command line; Winelib modules linked with -lwine find it loaded. The
