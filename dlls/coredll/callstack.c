@@ -191,7 +191,20 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
 #endif
     ULONG n = 0;
 
+#ifdef __x86_64__
     if (own) status = __wine_walk_thread_frames( thread, NULL, own, 0, want, frames->addr, frames->stack, &n );
+#else
+    /* Wine's i386 RtlCaptureContext gives the state its caller returns to
+     * (Eip and Ebp from its caller's frame): our caller's return address
+     * is that Eip, which the chain from Ebp does not hold */
+    if (own)
+    {
+        frames->addr[0] = (void *)CONTEXT_PC( own );
+        frames->stack[0] = (void *)CONTEXT_FRAME( own );
+        status = __wine_walk_thread_frames( thread, NULL, own, 0, want - 1, frames->addr + 1, frames->stack + 1, &n );
+        n++;
+    }
+#endif
 #ifdef __x86_64__  /* the registers a blocked thread publishes are its 64-bit ones */
     else if (walk_blocked_thread( thread, info, frames, want, &status, &wow64 ))
         return status ? RtlNtStatusToDosError( status ) : ERROR_SUCCESS;

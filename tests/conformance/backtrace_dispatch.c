@@ -63,6 +63,9 @@ static void test_window_procedure(void)
     if (found <= 0)
         for (i = 0; i < frame_count; i++) trace( "frame %d: %p\n", i, frames[i] );
     for (i = 0; i < frame_count; i++) ok( frames[i] != NULL, "R-16: frame %d is NULL\n", i );
+    /* every frame is a return address into code: nothing the dispatcher
+     * put on the stack is taken for one */
+    for (i = 0; i < frame_count; i++) ok( module_of( frames[i] ) != NULL, "R-16: frame %d %p is in no module\n", i, frames[i] );
     UnregisterClassA( "backtrace_test", NULL );
 }
 
@@ -107,6 +110,7 @@ static void check_leads_back( const char *how, const void *func, const void *cal
             "%s: after the function, %p instead of its return address %p\n", how,
             found + 1 < frame_count ? frames[found + 1] : NULL, caller );
     for (i = 0; i < frame_count; i++) ok( frames[i] != NULL, "%s: frame %d is NULL\n", how, i );
+    for (i = 0; i < frame_count; i++) ok( module_of( frames[i] ) != NULL, "%s: frame %d %p is in no module\n", how, i, frames[i] );
 }
 
 static void test_messages(void)
@@ -221,11 +225,25 @@ static void test_exception_handler(void)
     fault_function();
     RemoveVectoredExceptionHandler( handler );
     ok( frame_count > 0, "R-17: no capture in the handler\n" );
+#ifdef _WIN64
     i = find_frame( fault_instr );
     ok( i > 0, "R-17: the faulting address %p is not in the trace (%u frames)\n", fault_instr, frame_count );
     if (i > 0 && i + 1 < frame_count)
         ok( frames[i + 1] == fault_caller, "R-17: after the fault %p, expected the caller %p\n",
             frames[i + 1], fault_caller );
+#else
+    /* x86 differs: there is no machine frame. The faulting address is in
+     * the CONTEXT only, never a return address on the stack; the dispatcher
+     * is entered with the faulting function's EBP, so a frame-pointer walk
+     * goes from the dispatcher (in ntdll) to that function's frame, whose
+     * return address is its caller (docs/X86_WALKS.md) */
+    i = find_frame( fault_caller );
+    ok( i > 0, "R-17: the faulting function's caller %p is not in the trace (%u frames)\n", fault_caller,
+        frame_count );
+    if (i > 0)
+        ok( module_of( frames[i - 1] ) == GetModuleHandleA( "ntdll.dll" ),
+            "R-17: before the caller, %p is not the dispatcher's\n", frames[i - 1] );
+#endif
 }
 
 /* R-17 (continued): the exception handler of the function that faulted,
@@ -305,6 +323,7 @@ static void test_seh_handler(void)
     frame_count = 0;
     call_seh_fault();
     ok( frame_count > 0, "R-17: no capture in the exception handler\n" );
+#ifdef _WIN64
     i = find_frame( seh_fault_instr );
     ok( i > 0, "R-17: handler: the faulting address %p is not in the trace (%u frames)\n",
         seh_fault_instr, frame_count );
@@ -312,6 +331,15 @@ static void test_seh_handler(void)
         ok( i + 1 < frame_count && in_function( frames[i + 1], call_seh_fault ),
             "R-17: handler: after the fault, %p is not in the caller\n",
             i + 1 < frame_count ? frames[i + 1] : NULL );
+#else
+    /* x86: as above, the dispatcher's frame (ntdll), then the caller */
+    for (i = 0; i < frame_count && !in_function( frames[i], call_seh_fault ); i++) ;
+    ok( i > 0 && i < frame_count, "R-17: handler: the caller of the faulting function is not in the trace (%u frames)\n",
+        frame_count );
+    if (i > 0 && i < frame_count)
+        ok( module_of( frames[i - 1] ) == GetModuleHandleA( "ntdll.dll" ),
+            "R-17: handler: before the caller, %p is not the dispatcher's\n", frames[i - 1] );
+#endif
 }
 
 /* x86 differs: there are no function tables to register on x86

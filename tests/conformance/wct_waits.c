@@ -4,7 +4,7 @@
  * bookkeeping behind it touches no memory of the program's or the
  * system's (W-38), and a process whose main thread has exited is read as
  * any other (W-39), and reading its memory stops none of its threads (W-40);
- * a cycle runs across a 32-bit and a 64-bit process (W-43). Test ids refer to the scenario catalogue in the
+ * a cycle runs across a 32-bit and a 64-bit process (W-44). Test ids refer to the scenario catalogue in the
  * project's wait-chain specification.
  *
  * Copyright 2026 The wine-backtrace-wct authors
@@ -823,7 +823,7 @@ static void test_tls_load_while_blocked(void)
     FreeLibrary( dll );
 }
 
-/* W-43: a cycle across a 32-bit and a 64-bit process. The build of this
+/* W-44: a cycle across a 32-bit and a 64-bit process. The build of this
  * test for the other architecture (x86 for an x64 build, x64 for an x86
  * one) runs the other half; it is looked for next to this one, in the
  * layouts of the layer's build tree: NAME32.exe or NAME.exe beside it, or
@@ -993,10 +993,10 @@ static void test_cross_bitness_cycle( const char *self )
 
     if (!find_twin( self, twin, sizeof(twin) ))
     {
-        skip( "W-43: no build of this test for the other architecture next to %s\n", self );
+        skip( "W-44: no build of this test for the other architecture next to %s\n", self );
         return;
     }
-    winetest_push_context( "W-43" );
+    winetest_push_context( "W-44" );
     sprintf( name, XCYCLE_NAME, parent.ppid, "map" );
     map = CreateFileMappingA( INVALID_HANDLE_VALUE, NULL, PAGE_READWRITE, 0, sizeof(*shared), name );
     shared = MapViewOfFile( map, FILE_MAP_WRITE, 0, 0, sizeof(*shared) );
