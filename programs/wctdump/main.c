@@ -419,12 +419,15 @@ static BOOL open_target( struct target *target, DWORD pid )
     target->modules = calloc( MAX_MODULES, sizeof(*target->modules) );
     if (!target->pages || !target->modules) return FALSE;
     page_cache_init( &target->cache, target->process, target_read_process, target->pages, CACHE_PAGES );
-    if (read_module_list( target )) return TRUE;
+    /* the loader list of the 64-bit PEB holds a 32-bit program's 64-bit
+     * modules only (ntdll, wow64*.dll): psapi reads its 32-bit list */
+    if (!IsWow64Process( target->process, &wow64 )) wow64 = FALSE;
+    if (!wow64 && read_module_list( target )) return TRUE;
     target->count = 0;
     if (!EnumProcessModules( target->process, handles, sizeof(handles), &needed )) return TRUE;
     /* a 32-bit program's modules say system32, as it sees it: their files
      * are in syswow64 */
-    if (IsWow64Process( target->process, &wow64 ) && wow64)
+    if (wow64)
     {
         system_len = GetSystemDirectoryW( system_dir, ARRAY_SIZE(system_dir) );
         if (!GetSystemWow64DirectoryW( wow64_dir, ARRAY_SIZE(wow64_dir) )) system_len = 0;
