@@ -120,3 +120,28 @@ wait_for_ready() {
     done
     return 1
 }
+
+# start_program NAME SECONDS [VAR=VALUE...] EXE [ARG...]: starts EXE in $dir
+# on the layer with those variables set, its output in $dir/NAME.out and
+# NAME.err (emptied first: a line left by an earlier run must not count),
+# and sets $pid once the program says it is ready (wait_for_ready, under
+# EXE's name without .exe). If it does not, says so with its error output,
+# stops the prefix's processes and ends the test with status 1. The program
+# is a job of the test's shell, so the test's "wait" waits for it.
+start_program() {
+    sp_name=$1 sp_secs=$2
+    shift 2
+    : >"$dir/$sp_name.out"
+    (
+        cd "$dir" || exit 1
+        while [ "${1#*=}" != "$1" ]; do export "$1"; shift; done
+        exec "$LAYER" "$@" >"$dir/$sp_name.out" 2>"$dir/$sp_name.err"
+    ) &
+    for sp_exe; do [ "${sp_exe#*=}" = "$sp_exe" ] && break; done
+    pid=$(wait_for_ready "$dir/$sp_name.out" "${sp_exe%.exe}" "$sp_secs") || pid=
+    [ -n "$pid" ] && return 0
+    echo "$* ($sp_name) did not start"
+    cat "$dir/$sp_name.err"
+    "$LAYER" --kill
+    exit 1
+}

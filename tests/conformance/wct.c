@@ -36,6 +36,20 @@ static void check_object_( int line, int i, WCT_OBJECT_TYPE type, WCT_OBJECT_STA
                          i, nodes[i].ObjectStatus, status );
 }
 
+/* every node is the one expected; a thread node's tid is checked, so
+ * 'expect' gives each thread its id */
+#define check_chain(expect, count) check_chain_(__LINE__, expect, count)
+static void check_chain_( int line, const struct expect *expect, DWORD count )
+{
+    DWORD i;
+
+    for (i = 0; i < count; i++)
+    {
+        if (expect[i].type == WctThreadType) check_thread_( line, i, expect[i].tid, expect[i].status );
+        else check_object_( line, i, expect[i].type, expect[i].status );
+    }
+}
+
 /* W-01, W-02, W-03, W-18, W-22: sessions and parameters */
 static void CALLBACK ignore_callback( HWCT wct, DWORD_PTR context, DWORD status, DWORD *count,
                                       WAITCHAIN_NODE_INFO *info, BOOL *cycle )
@@ -287,11 +301,9 @@ static void test_thread_waits(void)
         const struct expect expect[] =
             { BLOCKED( tid1 ), OBJECT( WctThreadWaitType, WctStatusBlocked ), BLOCKED( tid2 ) };
         ret = query_chain( tid1, 0, WCT_MAX_NODE_COUNT, expect, 3 );
+        ok( ret && node_count == 3, "W-08: %d, %lu nodes\n", ret, node_count );
+        check_chain( expect, 3 );
     }
-    ok( ret && node_count == 3, "W-08: %d, %lu nodes\n", ret, node_count );
-    check_thread( 0, tid1, WctStatusBlocked );
-    check_object( 1, WctThreadWaitType, WctStatusBlocked );
-    check_thread( 2, tid2, WctStatusBlocked );
     ok( !is_cycle, "W-08: cycle\n" );
     finish_thread( t2, TRUE );
     finish_thread( t1, FALSE );
@@ -301,11 +313,9 @@ static void test_thread_waits(void)
         const struct expect expect[] =
             { BLOCKED( tid1 ), OBJECT( WctThreadWaitType, WctStatusBlocked ), BLOCKED( tid1 ) };
         ret = query_chain( tid1, 0, WCT_MAX_NODE_COUNT, expect, 3 );
+        ok( ret && node_count == 3, "W-09: %d, %lu nodes\n", ret, node_count );
+        check_chain( expect, 3 );
     }
-    ok( ret && node_count == 3, "W-09: %d, %lu nodes\n", ret, node_count );
-    check_thread( 0, tid1, WctStatusBlocked );
-    check_object( 1, WctThreadWaitType, WctStatusBlocked );
-    check_thread( 2, tid1, WctStatusBlocked );
     ok( is_cycle == TRUE, "W-09: no cycle\n" );
     finish_thread( t1, TRUE );
 }
@@ -349,14 +359,10 @@ static void test_mutex_deadlock(void)
             { BLOCKED( tid[0] ), OBJECT( WctMutexType, WctStatusOwned ), BLOCKED( tid[1] ),
               OBJECT( WctMutexType, WctStatusOwned ), BLOCKED( tid[0] ) };
         ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, expect, 5 );
+        ok( ret && node_count == 5, "W-10: %d, %lu nodes\n", ret, node_count );
+        ok( is_cycle == TRUE, "W-10: no cycle\n" );
+        check_chain( expect, 5 );
     }
-    ok( ret && node_count == 5, "W-10: %d, %lu nodes\n", ret, node_count );
-    ok( is_cycle == TRUE, "W-10: no cycle\n" );
-    check_thread( 0, tid[0], WctStatusBlocked );
-    check_object( 1, WctMutexType, WctStatusOwned );
-    check_thread( 2, tid[1], WctStatusBlocked );
-    check_object( 3, WctMutexType, WctStatusOwned );
-    check_thread( 4, tid[0], WctStatusBlocked );
 
     tw1 = start_thread( wait_handle, t[0], &tidw1 );
     tw2 = start_thread( wait_handle, tw1, &tidw2 );
@@ -367,22 +373,13 @@ static void test_mutex_deadlock(void)
     ret = query_chain( tidw2, 0, WCT_MAX_NODE_COUNT, expect_w11, 9 );
     ok( ret && node_count == 9, "W-11: %d, %lu nodes\n", ret, node_count );
     ok( is_cycle == TRUE, "W-11: no cycle\n" );
-    check_thread( 0, tidw2, WctStatusBlocked );
-    check_object( 1, WctThreadWaitType, WctStatusBlocked );
-    check_thread( 2, tidw1, WctStatusBlocked );
-    check_object( 3, WctThreadWaitType, WctStatusBlocked );
-    check_thread( 4, tid[0], WctStatusBlocked );
-    check_object( 5, WctMutexType, WctStatusOwned );
-    check_thread( 6, tid[1], WctStatusBlocked );
-    check_thread( 8, tid[0], WctStatusBlocked );
+    check_chain( expect_w11, 9 );
 
     /* W-17 */
     ret = query_chain( tidw2, 0, 4, expect_w11, 9 );
     ok( !ret && GetLastError() == ERROR_MORE_DATA, "W-17: %d, error %lu\n", ret, GetLastError() );
     ok( node_count == 9, "W-17: count %lu\n", node_count );
-    check_thread( 0, tidw2, WctStatusBlocked );
-    check_thread( 2, tidw1, WctStatusBlocked );
-    check_object( 3, WctThreadWaitType, WctStatusBlocked );
+    check_chain( expect_w11, 4 );
 
     for (i = 0; i < 2; i++) finish_thread( t[i], TRUE );
     finish_thread( tw1, FALSE );
@@ -438,13 +435,11 @@ static void test_critical_sections(void)
         const struct expect expect[] =
             { BLOCKED( tid[0] ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( tid[1] ) };
         ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, expect, 3 );
+        ok( ret && node_count == 3, "W-13: %d, %lu nodes\n", ret, node_count );
+        ok( !is_cycle, "W-13: cycle\n" );
+        check_chain( expect, 3 );
     }
-    ok( ret && node_count == 3, "W-13: %d, %lu nodes\n", ret, node_count );
-    ok( !is_cycle, "W-13: cycle\n" );
-    check_thread( 0, tid[0], WctStatusBlocked );
-    check_object( 1, WctCriticalSectionType, WctStatusOwned );
     ok( !nodes[1].LockObject.ObjectName[0], "W-13: name %s\n", wine_dbgstr_w( nodes[1].LockObject.ObjectName ) );
-    check_thread( 2, tid[1], WctStatusBlocked );
     finish_thread( t[1], TRUE );
     finish_thread( t[0], TRUE );
     CloseHandle( owner_ready );
@@ -459,14 +454,10 @@ static void test_critical_sections(void)
             { BLOCKED( tid[0] ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( tid[1] ),
               OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( tid[0] ) };
         ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, expect, 5 );
+        ok( ret && node_count == 5, "W-12: %d, %lu nodes\n", ret, node_count );
+        ok( is_cycle == TRUE, "W-12: no cycle\n" );
+        check_chain( expect, 5 );
     }
-    ok( ret && node_count == 5, "W-12: %d, %lu nodes\n", ret, node_count );
-    ok( is_cycle == TRUE, "W-12: no cycle\n" );
-    check_thread( 0, tid[0], WctStatusBlocked );
-    check_object( 1, WctCriticalSectionType, WctStatusOwned );
-    check_thread( 2, tid[1], WctStatusBlocked );
-    check_object( 3, WctCriticalSectionType, WctStatusOwned );
-    check_thread( 4, tid[0], WctStatusBlocked );
     for (i = 0; i < 2; i++) finish_thread( t[i], TRUE );
     for (i = 0; i < 2; i++) CloseHandle( deadlock_ready[i] );
 }
@@ -666,10 +657,9 @@ static void test_abandoned_mutex(void)
     {
         const struct expect expect[] = { BLOCKED( tid ), OBJECT( WctMutexType, WctStatusAbandoned ) };
         ret = query_chain( tid, 0, WCT_MAX_NODE_COUNT, expect, 2 );
+        ok( ret && node_count == 2, "W-30: %d, %lu nodes\n", ret, node_count );
+        check_chain( expect, 2 );
     }
-    ok( ret && node_count == 2, "W-30: %d, %lu nodes\n", ret, node_count );
-    check_thread( 0, tid, WctStatusBlocked );
-    check_object( 1, WctMutexType, WctStatusAbandoned );
     finish_thread( t, TRUE );
     CloseHandle( owned_mutex );
 }
@@ -778,14 +768,10 @@ static void test_send_message(void)
             { BLOCKED( tid[0] ), OBJECT( WctSendMessageType, WctStatusBlocked ), BLOCKED( tid[1] ),
               OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( tid[0] ) };
         ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, expect, 5 );
+        ok( ret && node_count == 5, "W-23: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
+        ok( is_cycle == TRUE, "W-23: no cycle\n" );
+        check_chain( expect, 5 );
     }
-    ok( ret && node_count == 5, "W-23: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
-    ok( is_cycle == TRUE, "W-23: no cycle\n" );
-    check_thread( 0, tid[0], WctStatusBlocked );
-    check_object( 1, WctSendMessageType, WctStatusBlocked );
-    check_thread( 2, tid[1], WctStatusBlocked );
-    check_object( 3, WctCriticalSectionType, WctStatusOwned );
-    check_thread( 4, tid[0], WctStatusBlocked );
 
     /* W-23 from the other side: the cycle closes on a thread the server
      * sees running (it waits for a critical section) */
@@ -794,14 +780,10 @@ static void test_send_message(void)
             { BLOCKED( tid[1] ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( tid[0] ),
               OBJECT( WctSendMessageType, WctStatusBlocked ), BLOCKED( tid[1] ) };
         ret = query_chain( tid[1], 0, WCT_MAX_NODE_COUNT, expect, 5 );
+        ok( ret && node_count == 5, "W-23: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
+        ok( is_cycle == TRUE, "W-23: no cycle\n" );
+        check_chain( expect, 5 );
     }
-    ok( ret && node_count == 5, "W-23: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
-    ok( is_cycle == TRUE, "W-23: no cycle\n" );
-    check_thread( 0, tid[1], WctStatusBlocked );
-    check_object( 1, WctCriticalSectionType, WctStatusOwned );
-    check_thread( 2, tid[0], WctStatusBlocked );
-    check_object( 3, WctSendMessageType, WctStatusBlocked );
-    check_thread( 4, tid[1], WctStatusBlocked );
 
     finish_thread( t[1], TRUE );
     finish_thread( t[0], TRUE );

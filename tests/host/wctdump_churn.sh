@@ -11,10 +11,7 @@ build_exe "$TOP/tests/host/programs/churn.c" "$dir/churn.exe"
 unset WINEDEBUG
 fail=0
 
-: >"$dir/churn.out"
-(cd "$dir" && exec "$LAYER" churn.exe >"$dir/churn.out" 2>"$dir/churn.err") &
-pid=$(wait_for_ready "$dir/churn.out" churn 60) || true
-[ -n "$pid" ] || { echo "churn.exe did not start"; cat "$dir/churn.err"; "$LAYER" --kill; exit 1; }
+start_program churn 60 churn.exe
 gone=0
 for i in $(seq 6); do
     rc=0; "$LAYER" wctdump "$pid" >"$dir/report.txt" 2>"$dir/report.err" || rc=$?

@@ -33,11 +33,7 @@ expect() {
     fi
 }
 
-# a program from an earlier run left its lines here: start from empty files, before the program starts
-: >"$dir/hang.out"
-(cd "$dir" && exec "$LAYER" hang.exe >"$dir/hang.out" 2>"$dir/hang.err") &
-pid=$(wait_for_ready "$dir/hang.out" hang 60) || true
-[ -n "$pid" ] || { echo "hang.exe did not start"; cat "$dir/hang.err"; "$LAYER" --kill; exit 1; }
+start_program hang 60 hang.exe
 
 # the id as the full listing prints it, given back
 "$LAYER" wctdump >"$dir/all.txt" 2>"$dir/all.err" || true

@@ -11,11 +11,7 @@ mkdir -p "$dir"
 build_exe "$TOP/tests/host/programs/exitmain.c" "$dir/exitmain.exe"
 fail=0
 
-# a program from an earlier run left its lines here: start from empty files, before the program starts
-: >"$dir/exitmain.out"
-(cd "$dir" && exec "$LAYER" exitmain.exe >"$dir/exitmain.out" 2>"$dir/exitmain.err") &
-pid=$(wait_for_ready "$dir/exitmain.out" exitmain 120) || true
-[ -n "$pid" ] || { echo "exitmain.exe did not start"; cat "$dir/exitmain.err"; "$LAYER" --kill; exit 1; }
+start_program exitmain 120 exitmain.exe
 
 # the threads block a moment after the line, and the main thread exits a
 # moment after it: ask until the report has the deadlock and two threads

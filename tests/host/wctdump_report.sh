@@ -14,10 +14,7 @@ build_exe "$TOP/tests/host/programs/cxx_names.c" "$dir/cxx_names.exe"
 unset WINEDEBUG
 fail=0
 
-: >"$dir/cxx.out"; : >"$dir/cxx.err"
-(cd "$dir" && WINE_DEADLOCK_WATCHDOG=1 exec "$LAYER" cxx_names.exe >"$dir/cxx.out" 2>"$dir/cxx.err") &
-pid=$(wait_for_ready "$dir/cxx.out" cxx_names 120) || true
-[ -n "$pid" ] || { echo "cxx_names.exe did not start"; cat "$dir/cxx.err"; "$LAYER" --kill; exit 1; }
+start_program cxx 120 WINE_DEADLOCK_WATCHDOG=1 cxx_names.exe
 
 # until the deadlock and the six idle threads are all seen, 10 s at most
 for i in $(seq 100); do

@@ -55,10 +55,7 @@ run 4 "no program runs in this prefix, only Wine's own processes" -- wctdump
 run 2 "stock Wine has no Wait Chain Traversal" -- --stock wctdump
 
 # threads on waits without an owner to follow: counted, exit 5, not "no deadlock"
-: >"$dir/waits.out"
-(cd "$dir" && exec "$LAYER" waits.exe >"$dir/waits.out" 2>"$dir/waits.err") &
-pid=$(wait_for_ready "$dir/waits.out" waits 120) || true
-[ -n "$pid" ] || { echo "waits.exe did not start"; cat "$dir/waits.err"; "$LAYER" --kill; exit 1; }
+start_program waits 120 waits.exe
 # the threads block a moment after they start: ask until the five are counted, 10 s at most
 for i in $(seq 100); do
     rc=0; "$LAYER" wctdump --json "$pid" >"$dir/report.json" 2>/dev/null || rc=$?
@@ -81,10 +78,7 @@ grep -q '^no deadlock$' "$dir/report.txt" && { echo "a bare 'no deadlock'"; fail
 wait
 
 # a program whose only thread sleeps: checked, clean
-: >"$dir/idle.out"
-(cd "$dir" && exec "$LAYER" waits.exe idle >"$dir/idle.out" 2>"$dir/idle.err") &
-pid=$(wait_for_ready "$dir/idle.out" waits 120) || true
-[ -n "$pid" ] || { echo "waits.exe idle did not start"; cat "$dir/idle.err"; "$LAYER" --kill; exit 1; }
+start_program idle 120 waits.exe idle
 for i in $(seq 100); do
     rc=0; "$LAYER" wctdump "$pid" >"$dir/idle.txt" 2>/dev/null || rc=$?
     [ $rc = 0 ] && break

@@ -11,11 +11,7 @@ mkdir -p "$dir"
 build_exe "$TOP/tests/host/programs/waits.c" "$dir/waits.exe"
 fail=0
 
-# a program from an earlier run left its lines here: start from empty files, before the program starts
-: >"$dir/waits.out"
-(cd "$dir" && exec "$LAYER" waits.exe >"$dir/waits.out" 2>"$dir/waits.err") &
-pid=$(wait_for_ready "$dir/waits.out" waits 120) || true
-[ -n "$pid" ] || { echo "waits.exe did not start"; cat "$dir/waits.err"; "$LAYER" --kill; exit 1; }
+start_program waits 120 waits.exe
 
 # wait_kind TID: the "wait" of that thread's first node in the JSON report
 wait_kind() {
