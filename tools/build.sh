@@ -20,6 +20,10 @@
 
 set -eu
 
+# I386_MODULES, I386_RUNTIME; read first, as it also sets MODULES and the
+# other lists, which the arguments give here
+. "$(dirname "$0")/config.sh"
+
 STAGED=$1
 JOBS=$2
 MODULES=$3
@@ -80,10 +84,9 @@ arch_targets() {
     sed -n "s|^$1/all: ||p" "$STAGED/Makefile" | tr ' ' '\n' | case $2 in
         i386) grep '/i386-windows/' ;;
         *) grep -v '/i386-windows/' ;;
-    esac
+    esac || true  # none: said by the caller
 }
 
-. "$(dirname "$0")/config.sh"
 targets=""
 for m in $MODULES; do targets="$targets $(arch_targets "$m" x86_64)"; done
 for l in $TEST_LIBS; do targets="$targets dlls/$l/x86_64-windows/lib$l.a"; done
