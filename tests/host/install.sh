@@ -6,6 +6,9 @@
 # WINEPREFIX, on the installed layer (wctdump finds a deadlock, the
 # prefix's wineserver is the installed one); then both are removed.
 # Nothing outside the scratch directories changes.
+# It builds four packages, each carrying the i386 modules too (xz): on a
+# loaded 2-core machine that takes minutes.
+# timeout: 900
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 . "$TOP/tools/testlib.sh"
