@@ -29,6 +29,9 @@
 #include <winternl.h>
 #include <tlhelp32.h>
 #include <psapi.h>
+#ifndef LIST_MODULES_32BIT
+#define LIST_MODULES_32BIT 0x01  /* Windows' psapi.h; Wine 8.0's lacks it */
+#endif
 #include <dbghelp.h>
 #include <wct.h>
 #include <pkfuncs.h>
@@ -424,7 +427,11 @@ static BOOL open_target( struct target *target, DWORD pid )
     if (!IsWow64Process( target->process, &wow64 )) wow64 = FALSE;
     if (!wow64 && read_module_list( target )) return TRUE;
     target->count = 0;
-    if (!EnumProcessModules( target->process, handles, sizeof(handles), &needed )) return TRUE;
+    /* its 32-bit modules, whose frames are walked: Wine 10 lists them only
+     * when asked, Wine 8.0's EnumProcessModulesEx gives them always */
+    if (!(wow64 ? EnumProcessModulesEx( target->process, handles, sizeof(handles), &needed, LIST_MODULES_32BIT ) :
+                  EnumProcessModules( target->process, handles, sizeof(handles), &needed )))
+        return TRUE;
     /* a 32-bit program's modules say system32, as it sees it: their files
      * are in syswow64 */
     if (wow64)
