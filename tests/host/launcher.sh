@@ -1,8 +1,9 @@
 #!/bin/sh
-# The launcher: its own --help and --version, --env refuses a program, a
-# prefix of another user gets a hint, a prefix set up by the other flavour
-# is not rewritten silently, a 32-bit program on stock Wine without
-# Debian's wine32 is told to run it on the layer (host/wow64 runs them), and
+# The launcher: its own --help and --version, --env refuses a program, the
+# default prefix is named after the tree, a prefix of another user gets a
+# hint, a prefix set up by the other flavour is not rewritten silently, a
+# 32-bit program on stock Wine without Debian's wine32 is told to run it on
+# the layer (host/wow64 runs them), and
 # 100 programs launched back to back (four at a time, each right after
 # another) are never refused because a Wine process passing through the
 # server's directory was taken for another wineserver.
@@ -36,6 +37,15 @@ run 0 "runs on ${WINE_SERIES}" --version
 grep -q "^wine-layer [0-9]" "$dir/out" || { echo "--version: no version of the layer"; fail=1; }
 run 1 "--env prints the environment and runs nothing: drop 'true.exe'" --env true.exe
 run 1 "unknown option --bogus" --bogus
+
+# the default prefix goes by the tree's own name (build/wine: build/prefix,
+# build/wine-san: build/prefix-san), not by a directory above it that is
+# called wine-something (a checkout in ~/wine-layer)
+for case in wine-layer/build/wine:prefix wine-layer/build/wine-san:prefix-san; do
+    got=$(unset WINEPREFIX; WINE_LAYER_TREE="$dir/${case%:*}" "$LAYER" --env | sed -n 's/^WINEPREFIX=//p')
+    [ "$got" = "$TOP/build/${case#*:}" ] && echo "tree ${case%:*}: prefix build/${case#*:}" ||
+        { echo "tree ${case%:*}: prefix $got, expected $TOP/build/${case#*:}"; fail=1; }
+done
 
 # a 32-bit program: the same file, marked for i386
 cp "$dir/true.exe" "$dir/true32.exe"
