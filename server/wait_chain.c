@@ -76,6 +76,7 @@ struct wait
     struct object *object;     /* server wait: its first object (none for a sleep) */
     unsigned int   kind;       /* recorded wait: WAIT_RECORD_*; or WAIT_HOST_CALL */
     client_ptr_t   address;    /* recorded wait: the object waited for; host call: its number */
+    int            wow64;      /* recorded by 32-bit code: the object has the 32-bit layout */
     timeout_t      since;
     char           what[128];  /* host call: what its descriptors refer to */
 };
@@ -111,14 +112,12 @@ static int read_client_memory( struct chain *chain, struct process *process, cli
 /* The wait a thread recorded, if any. The thread may be changing the record
  * while it is read: two reads that agree are taken, anything else is
  * ignored, as is a record no layer thread could have written. */
-static int read_wait_record( struct chain *chain, struct thread *thread, struct wait *wait )
+static int read_record_at( struct chain *chain, struct thread *thread, client_ptr_t addr, struct wait *wait )
 {
-    client_ptr_t addr = thread->teb + WAIT_RECORD_TEB_OFFSET;
     struct wait_record record[2];
     unsigned int kind;
     int i, same = 0;
 
-    if (!thread->teb) return 0;
     for (i = 0; i < 3 && !same; i++)
         same = read_client_memory( chain, thread->process, addr, &record[0], sizeof(record[0]) ) &&
                read_client_memory( chain, thread->process, addr, &record[1], sizeof(record[1]) ) &&
@@ -131,6 +130,28 @@ static int read_wait_record( struct chain *chain, struct thread *thread, struct 
     wait->address = record[0].what & WAIT_RECORD_OBJECT_MASK;
     wait->since = min( (timeout_t)record[0].since, monotonic_time );
     return 1;
+}
+
+/* Does the process run 32-bit code in WoW64 mode? Its threads' 32-bit
+ * ntdll then records its waits in a record of its own. */
+static int is_wow64_process( const struct process *process )
+{
+    return !is_machine_64bit( process->machine ) && is_machine_64bit( native_machine );
+}
+
+/* A WoW64 thread's 32-bit code waits outside the 64-bit side's waits (it
+ * calls into them): its record, when there is one, is the wait. */
+static int read_wait_record( struct chain *chain, struct thread *thread, struct wait *wait )
+{
+    if (!thread->teb) return 0;
+    if (is_wow64_process( thread->process ) &&
+        read_record_at( chain, thread, thread->teb + WAIT_RECORD32_TEB_OFFSET, wait ))
+    {
+        if (wait->address > 0xffffffff) return 0;  /* no 32-bit code wrote that */
+        wait->wow64 = 1;
+        return 1;
+    }
+    return read_record_at( chain, thread, thread->teb + WAIT_RECORD_TEB_OFFSET, wait );
 }
 
 /*
@@ -595,12 +616,16 @@ static struct thread *follow_critical_section( struct chain *chain, struct threa
     struct process *process = thread->process;
     struct wait_chain_node *node;
     struct thread *owner = NULL;
-    unsigned long long owner_id;
+    unsigned long long owner_id = 0;
 
     if (process != current->process && ((flags & out_of_proc) != out_of_proc || !can_read_memory( process )))
         return NULL;
-    if (!read_client_memory( chain, process, wait->address + FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ),
-                             &owner_id, sizeof(owner_id) ))
+    /* 32-bit code's RTL_CRITICAL_SECTION: DebugInfo, LockCount, RecursionCount,
+     * then a 4-byte OwningThread at offset 12 */
+    if (wait->wow64 ? !read_client_memory( chain, process, wait->address + 12, &owner_id, 4 )
+                    : !read_client_memory( chain, process,
+                                           wait->address + FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ),
+                                           &owner_id, sizeof(owner_id) ))
         return NULL;
     if ((node = add_object_node( chain, WctCriticalSectionType, owner_id ? WctStatusOwned : WctStatusNotOwned,
                                  NULL )))

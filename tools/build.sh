@@ -3,6 +3,10 @@
 # import libraries that the Windows test programs link with.
 #
 # Usage: tools/build.sh STAGED JOBS "MODULES" "TEST_LIBS" "WINELIB_LIBS" ["SANITIZED"]
+#   MODULES    built for x86_64 (and the Unix side); those of them that
+#              tools/config.sh lists in I386_MODULES, the modules of
+#              I386_RUNTIME and the import libraries of TEST_LIBS are built
+#              for i386 too (WoW64 mode, 32-bit programs)
 #   SANITIZED  TARGET=CHECKS words (make sanitize-build), for example
 #              server/wineserver=address,undefined: TARGET and its objects
 #              are compiled and linked with -fsanitize=CHECKS, through
@@ -15,6 +19,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
 set -eu
+
+# I386_MODULES, I386_RUNTIME; read first, as it also sets MODULES and the
+# other lists, which the arguments give here
+. "$(dirname "$0")/config.sh"
 
 STAGED=$1
 JOBS=$2
@@ -70,11 +78,45 @@ if grep -q '^toolsdir = $' "$STAGED/Makefile"; then
     step "Wine's build tools" "$JOBS" __tooldeps__
 fi
 
+# What MODULE/all makes in the staged tree for one architecture: the PE
+# files of i386-windows, or (x86_64) every other file, Unix side included.
+arch_targets() {
+    sed -n "s|^$1/all: ||p" "$STAGED/Makefile" | tr ' ' '\n' | case $2 in
+        i386) grep '/i386-windows/' ;;
+        *) grep -v '/i386-windows/' ;;
+    esac || true  # none: said by the caller
+}
+
 targets=""
-for m in $MODULES; do targets="$targets $m/all"; done
+for m in $MODULES; do targets="$targets $(arch_targets "$m" x86_64)"; done
 for l in $TEST_LIBS; do targets="$targets dlls/$l/x86_64-windows/lib$l.a"; done
 for l in $WINELIB_LIBS; do targets="$targets dlls/$l/lib$l.a"; done
 step "modules:$(echo "$MODULES" | tr -s ' ' | sed 's/^/ /')" "$JOBS" $targets
+
+# i386: of MODULES, those the layer builds for i386 too (I386_MODULES); in
+# the layer's own build (TEST_LIBS given), also the few modules of Wine
+# that a 32-bit test program needs to start (the rest: make wow64) and the
+# import libraries the 32-bit test programs link with. A tree configured
+# without i386 (--enable-archs) is built for x86_64 only.
+if grep -q '^PE_ARCHS = .*i386' "$STAGED/Makefile"; then
+    build_i386=""
+    for m in $MODULES; do
+        case " $I386_MODULES " in *" $m "*) build_i386="$build_i386 $m" ;; esac
+    done
+    [ -z "$TEST_LIBS" ] || build_i386="$build_i386 $I386_RUNTIME"
+    if [ -n "$build_i386" ]; then
+        "$(dirname "$0")/images.sh" "$STAGED" $build_i386
+        targets=""
+        for m in $build_i386; do
+            t=$(arch_targets "$m" i386)
+            [ -n "$t" ] || { echo "build: $STAGED has no i386 side of $m" >&2; exit 1; }
+            targets="$targets $t"
+        done
+        for l in $TEST_LIBS; do targets="$targets dlls/$l/i386-windows/lib$l.a"; done
+        step "i386 modules (WoW64):$(echo "$build_i386" | tr -s ' ' | sed 's|dlls/||g; s|programs/||g; s/^ */ /')" \
+            "$JOBS" $targets
+    fi
+fi
 
 # Stock Wine's ntdll loads libwine.so.1 from its own directory, and hands it
 # the command line; Winelib modules linked with -lwine find it loaded. The
@@ -88,6 +130,16 @@ if [ -f "$libwine" ]; then
     mkdir -p "$STAGED/libs/wine"
     ln -sf "$libwine" "$STAGED/libs/wine/libwine.so.1"
     ln -sf libwine.so.1 "$STAGED/libs/wine/libwine.so"  # what -lwine links with
+fi
+
+# Debian builds Wine with the system's zlib (its patch system/zlib.patch):
+# modules such as user32 import zlib1.dll, and Debian's wine64 carries the
+# x86_64 one among its modules. The i386 one (libz-mingw-w64) goes where the
+# launcher finds the layer's i386 modules, for the prefix's syswow64.
+zlib_i386=/usr/i686-w64-mingw32/lib/zlib1.dll
+if [ -f "$zlib_i386" ]; then
+    mkdir -p "$STAGED/dlls/zlib1/i386-windows"
+    ln -sf "$zlib_i386" "$STAGED/dlls/zlib1/i386-windows/zlib1.dll"
 fi
 
 # Our own files must compile without a single warning (Wine builds with -Werror).

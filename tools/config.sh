@@ -51,6 +51,28 @@ OVERLAY_DIRS="dlls include server programs"
 # Wine modules we replace, built from the staged tree; the rest comes from
 # the installed Wine.
 MODULES="server loader dlls/ntdll dlls/apisetschema dlls/advapi32 dlls/ntoskrnl.exe dlls/coredll programs/wctdump"
+# Wine 8.0's wow64.dll put a fake return address under a 32-bit user
+# callback's arguments, which 32-bit stack walks reported as a frame: its
+# series patches it (Wine 10 has the fix), and the layer runs its own.
+case $WINE_SERIES in
+    wine-8.0) MODULES="$MODULES dlls/wow64" ;;
+esac
+
+# 32-bit programs run in WoW64 mode: i386 PE modules in the 64-bit process,
+# no 32-bit Unix side. I386_MODULES: those of MODULES built for i386 as
+# well (the rest of MODULES is 64-bit only: the server, the loader,
+# wctdump; ntoskrnl.exe is there because the back-trace tests load it to
+# compare its exports with ntdll's). I386_RUNTIME: the few modules of Wine that
+# every 32-bit test program needs and Debian's wine64 lacks (it has no
+# i386-windows modules); 'make wow64' builds the rest of Wine's i386
+# modules, for users' programs.
+I386_MODULES="dlls/ntdll dlls/advapi32 dlls/coredll dlls/ntoskrnl.exe"
+# The tests' 32-bit programs import kernel32, msvcrt, advapi32 and user32;
+# with what those import in turn (not the delay-loaded ones), that is the
+# first line; the back-trace tests load and free a few more while walking
+# (R-22: msimg32, psapi, shlwapi and its shcore; ntoskrnl.exe's hal):
+I386_RUNTIME="dlls/kernel32 dlls/kernelbase dlls/msvcrt dlls/sechost dlls/user32 dlls/gdi32 dlls/version dlls/win32u dlls/ucrtbase"
+I386_RUNTIME="$I386_RUNTIME dlls/hal dlls/msimg32 dlls/psapi dlls/shlwapi dlls/shcore"
 
 # Import libraries and CRT start-up code the Windows test programs (PE) and
 # the Winelib test modules (ELF) link with.

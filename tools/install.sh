@@ -32,15 +32,30 @@ die() { echo "install: $*" >&2; exit 1; }
 module_files() {
     staged=$1 m=$2
     case $m in
-        loader) echo loader/wine64 loader/wine64-preloader loader/wine.inf ;;
+        loader) echo loader/wine loader/wine-preloader loader/wine.inf ;;
         server) echo server/wineserver ;;
         *) (cd "$staged" && ls "$m"/x86_64-windows/*.dll "$m"/x86_64-windows/*.exe "$m"/*.so 2>/dev/null) || true ;;
     esac
 }
 
+# the i386 modules built (make: the layer's and its tests'; make wow64: all
+# of Wine's), laid out as in the build tree, where the launcher finds them
+i386_files() {
+    (cd "$1" && for d in dlls/*/i386-windows programs/*/i386-windows; do
+        [ -d "$d" ] || continue
+        m=${d%/i386-windows}; m=${m##*/}
+        case "$m:$d" in
+            *.*:*) f=$m ;;
+            *:programs/*) f=$m.exe ;;
+            *) f=$m.dll ;;
+        esac
+        [ -f "$d/$f" ] && echo "$d/$f"
+    done) || true
+}
+
 do_install() {
     staged=$1 modules=$2 dir=$3
-    [ -x "$staged/loader/wine64" ] || die "the layer is not built in $staged: run make"
+    [ -x "$staged/loader/wine" ] || die "the layer is not built in $staged: run make"
     [ -x "$TOP/loader/wine-layer" ] || die "loader/wine-layer is missing: run ./configure"
     lib="$dir/lib/wine-layer"
     say "installing the launcher in $dir/bin and the layer in $lib"
@@ -54,6 +69,11 @@ do_install() {
             # -p: the prefix records wine.inf's time; keep it the build tree's
             cp -p "$staged/$f" "$lib/$f"
         done
+    done
+    i386=$(i386_files "$staged")
+    for f in $i386; do
+        mkdir -p "$lib/$(dirname "$f")"
+        cp -pL "$staged/$f" "$lib/$f"
     done
     # the loader of a build tree looks for the NLS files there: the
     # installed Wine's, linked as in the build tree
@@ -71,7 +91,7 @@ do_install() {
     mkdir -p "$dir/share/man/man1" "$dir/share/doc/wine-layer"
     cp "$TOP/docs/man/wine-layer.1" "$TOP/docs/man/wctdump.1" "$dir/share/man/man1/"
     cp "$TOP/docs/wctdump.schema.json" "$dir/share/doc/wine-layer/"
-    say "done: $(find "$lib" -type f | wc -l) files and the NLS links; run programs with $dir/bin/wine-layer PROGRAM"
+    say "done: $(find "$lib" -type f | wc -l) files ($(echo "$i386" | grep -c .) of them i386 modules) and the NLS links; run programs with $dir/bin/wine-layer PROGRAM"
 }
 
 do_uninstall() {

@@ -14,7 +14,12 @@
 #
 # Conformance tests are tests/conformance/NAME.c, single-file programs in
 # Wine's test framework (#define STANDALONE, START_TEST); their .exe files in
-# build/tests run unchanged on Windows. Host checks are tests/host/NAME.sh,
+# build/tests run unchanged on Windows. Each is also built for i386 and run
+# as a 32-bit program (WoW64 mode), as the test conformance32/NAME, unless
+# its header says "32-bit: not run" and why; on the layer, the 32-bit runs
+# that tests/i386-expected/$WINE_SERIES.txt lists (each with its reason)
+# are expected to fail, and one that passes fails the run until its line
+# is removed. Host checks are tests/host/NAME.sh,
 # run with LAYER, STOCK, TESTBIN, STAGED and WINE_SOURCE in the environment;
 # they pass by exiting 0. Output of each test: build/tests/NAME.log, and
 # build/tests-stock/NAME.log for the run on stock Wine.
@@ -57,16 +62,31 @@ stock_reason() {
     [ $flavour = stock ] || return 0
     awk -v t="$1" '$1 == t { $1 = ""; sub(/^ +/, ""); print }' "$expected_file"
 }
+# why a 32-bit run fails on the layer, while its x86 side is being written
+I386_EXPECTED="tests/i386-expected/$WINE_SERIES.txt"
+i386_reason() {
+    [ $flavour = layer ] && [ -f "$TOP/$I386_EXPECTED" ] || return 0
+    awk -v t="$1" '!/^#/ && $1 == t { $1 = ""; sub(/^ +/, ""); print }' "$TOP/$I386_EXPECTED"
+}
+i386_expected=0
 if [ $flavour = stock ] && [ ! -f "$expected_file" ]; then
     echo "runtests: $EXPECTED is missing: no failure on stock Wine $WINE_VERSION is expected" >&2
     expected_file=/dev/null
 fi
 
-mkdir -p "$TESTBIN/conformance" "$TESTBIN/host" "$LOGDIR/conformance" "$LOGDIR/host"
+mkdir -p "$TESTBIN/conformance" "$TESTBIN/conformance32" "$TESTBIN/host" "$LOGDIR/conformance" \
+    "$LOGDIR/conformance32" "$LOGDIR/host"
 
 report() {
     name=$1 status=$2 detail=$3 log=$4
-    if [ "$status" = PASS ]; then
+    if [ "$status" = PASS ] && [ -n "$(i386_reason "$name")" ]; then
+        failed=$((failed + 1))
+        failures="$failures $name"
+        echo "FAIL $name ($detail, but $I386_EXPECTED lists it as failing: remove its line)"
+    elif [ -n "$(i386_reason "$name")" ]; then
+        i386_expected=$((i386_expected + 1))
+        echo "XFAIL $name ($detail; expected: $(i386_reason "$name"))"
+    elif [ "$status" = PASS ]; then
         passed=$((passed + 1))
         echo "PASS $name ($detail)"
         [ -z "$(stock_reason "$name")" ] ||
@@ -90,15 +110,17 @@ report() {
     fi
 }
 
+# run_conformance NAME: conformance/X, or conformance32/X (X.c built for i386)
 run_conformance() {
-    name=$1
-    src="$TOP/tests/$name.c" exe="$TESTBIN/$name.exe" log="$LOGDIR/$name.log"
+    name=$1 arch=x86_64
+    case $name in conformance32/*) arch=i386 ;; esac
+    src="$TOP/tests/conformance/${name#*/}.c" exe="$TESTBIN/$name.exe" log="$LOGDIR/$name.log"
     start=$(date +%s)
-    if ! build_exe "$src" "$exe" >"$log" 2>&1; then
+    if ! build_exe "$src" "$exe" $arch >"$log" 2>&1; then
         report "$name" FAIL "does not build" "$log"
         return
     fi
-    (cd "$TESTBIN/conformance" && timeout "$TIMEOUT" ${TEST_RUNNER:-"$LAYER"} $STOCK "$exe") >"$log" 2>&1
+    (cd "$(dirname "$exe")" && timeout "$TIMEOUT" ${TEST_RUNNER:-"$LAYER"} $STOCK "$exe") >"$log" 2>&1
     rc=$?
     took=$(( $(date +%s) - start ))
     # a test's child that crashes on purpose (R-15) writes to the same log:
@@ -137,6 +159,11 @@ run_host() {
 
 all_tests() {
     (cd "$TOP/tests" && ls conformance/*.c host/*.sh 2>/dev/null) | sed 's/\.[a-z]*$//'
+    # stock Wine runs 32-bit programs only with Debian's wine32 (wine-layer --help)
+    [ $flavour = stock ] && [ ! -x /usr/lib/wine/wine ] && return 0
+    for c in "$TOP"/tests/conformance/*.c; do
+        grep -q '^ \* 32-bit: not run' "$c" || echo "conformance32/$(basename "$c" .c)"
+    done
 }
 
 build_winelib "$TESTBIN/conformance" || exit 1
@@ -148,6 +175,13 @@ tests=${*:-$(all_tests)}
 for t in $tests; do
     if [ -f "$TOP/tests/$t.c" ]; then
         run_conformance "$t"
+    elif [ "${t%%/*}" = conformance32 ] && [ -f "$TOP/tests/conformance/${t#*/}.c" ]; then
+        if grep -q '^ \* 32-bit: not run' "$TOP/tests/conformance/${t#*/}.c"; then
+            failed=$((failed + 1))
+            echo "FAIL $t (tests/conformance/${t#*/}.c says it is not run as a 32-bit program, and why)"
+        else
+            run_conformance "$t"
+        fi
     elif [ -f "$TOP/tests/$t.sh" ]; then
         run_host "$t"
     else
@@ -162,7 +196,8 @@ if [ $flavour = stock ]; then
     echo "$passed passed, $failed failed ($expected of them expected on stock Wine, $EXPECTED)," \
          "$skipped skipped; logs in $LOGDIR"
 else
-    echo "$passed passed, $failed failed, $skipped skipped"
+    echo "$passed passed, $failed failed, $skipped skipped$( [ $i386_expected = 0 ] ||
+        echo " ($i386_expected 32-bit runs failed as $I386_EXPECTED expects)")"
 fi
 # on stock Wine, only an unexpected failure fails the run
 [ $((failed - expected)) = 0 ]

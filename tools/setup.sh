@@ -21,12 +21,19 @@ SOURCE="$CACHE/$(basename "$WINE_SOURCE_DEFAULT")"
 
 # wine64 and wine64-tools are installed at exactly WINE_VERSION; debootstrap
 # makes the Debian 13 root of make check-debian13 (not needed on Debian 13).
-# Two are for the tests, not in a minimal Debian: man-db (host/install reads
-# the man pages the layer installs), python3-jsonschema (host/wctdump_schema).
-PACKAGES="gcc-mingw-w64-x86-64 gcc make perl flex bison
+# gcc-mingw-w64-i686 builds the i386 PE modules of WoW64 mode (32-bit
+# programs in a 64-bit process): an amd64 package, no i386 architecture;
+# librsvg2-bin, icoutils and imagemagick make the icons Debian's repack
+# strips, which user32 and others need (tools/images.sh); unicode-data
+# gives gdi32 its tables (tools/stage.sh); libz-mingw-w64-dev is the zlib
+# Debian's Wine links with, for i386 too.
+PACKAGES="gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 librsvg2-bin icoutils imagemagick unicode-data libz-mingw-w64-dev gcc make perl flex bison
 autoconf automake dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
 libxml-libxml-perl procps valgrind python3-jsonschema git man-db"
 [ "$DEBIAN_CODENAME" = trixie ] || PACKAGES="$PACKAGES debootstrap"
+# Wine 10's tools/make_unicode checks the IDNA and CLDR data too, even for
+# the tables alone
+[ "$WINE_SERIES" != wine-10.0 ] || PACKAGES="$PACKAGES unicode-idna unicode-cldr-core"
 
 say() { echo "setup: $*"; }
 die() { echo "setup: error: $*" >&2; exit 1; }

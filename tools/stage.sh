@@ -44,8 +44,10 @@ else
 fi
 
 
+# The series, and this script: what it generates or how it configures may
+# have changed since the tree was staged.
 series_stamp() {
-    (cat "$SRC/patches/$WINE_SERIES/series"; grep -v '^#' "$SRC/patches/$WINE_SERIES/series" | while read -r p; do
+    (cat "$SRC/tools/stage.sh"; cat "$SRC/patches/$WINE_SERIES/series"; grep -v '^#' "$SRC/patches/$WINE_SERIES/series" | while read -r p; do
         [ -n "$p" ] && cat "$SRC/patches/$WINE_SERIES/$p"; done) | md5sum | cut -d' ' -f1
 }
 
@@ -65,20 +67,31 @@ apply_patches() {
     done
 }
 
-# What debian/rules regenerates, except tools/make_unicode (4-5 minutes):
-# its outputs belong to modules we never build, so empty placeholders and the
-# installed NLS files keep makedep satisfied. Debian's 8.0 pins the server
+# What debian/rules regenerates, except the slow part of tools/make_unicode
+# (4-5 minutes): its C tables (gdi32's Uniscribe, dwrite, win32u, wineps)
+# are made from Debian's unicode-data, as the i386 build of gdi32 needs
+# them; its NLS files, timezones and kernelbase's registry script are not
+# (the installed NLS files are linked instead, empty placeholders keep
+# makedep satisfied: no module that uses them is built for 64 bits, and the
+# i386 kernelbase registers nothing, the prefix being set up by the 64-bit
+# one). Debian's 8.0 pins the server
 # protocol with debian/scripts/generate; its 10.0 has no such script and
 # also needs tools/make_specfiles (ntdll's system call table) and the Vulkan
 # video registry: each step is taken when the tree has what it needs.
 generate() {
-    say "generating server requests, spec files, OpenGL and Vulkan tables"
+    say "generating server requests, Unicode tables, spec files, OpenGL and Vulkan tables"
     cd "$STAGED"
     if [ -x debian/scripts/generate ]; then
         debian/scripts/generate server/trace.generated make_requests
         debian/scripts/generate server/request.generated make_requests
     fi
     tools/make_requests
+    sed -e '/^dump_intl_nls(/,/^dump_registry_script(/d' tools/make_unicode >tools/make_unicode_tables
+    grep -q '^dump_mirroring(' tools/make_unicode_tables && ! grep -q '^dump_intl_nls(' tools/make_unicode_tables ||
+        die "tools/make_unicode is not laid out as the layer expects: cannot make its tables alone"
+    perl tools/make_unicode_tables >/dev/null 2>&1 ||
+        die "tools/make_unicode (its C tables) failed: is unicode-data installed? (tools/setup.sh)"
+    (cd dlls/dsound && ./make_fir >/dev/null 2>&1) || die "dlls/dsound/make_fir failed"
     if [ -x tools/make_specfiles ]; then
         tools/make_specfiles
     fi
@@ -109,11 +122,19 @@ generate() {
     cd - >/dev/null
 }
 
+# WoW64 mode: PE modules for i386 beside x86_64 (i686-w64-mingw32-gcc), no
+# 32-bit Unix side. A 32-bit program then runs in the 64-bit process of the
+# loader, which Wine names "wine" in such a tree (not "wine64"). Only the
+# modules asked for are built for i386 (tools/build.sh, make wow64).
+WINE_ARCHS="--enable-archs=i386,x86_64"
+
 configure_wine() {
-    say "configuring Wine (64-bit, headless, no tests${*:+; $*})"
+    say "configuring Wine (64-bit with i386 PE modules, headless, no tests${*:+; $*})"
     cd "$STAGED"
     autoreconf -fi >/dev/null 2>&1 || die "autoreconf failed"
-    ./configure -q --enable-win64 --with-mingw --without-x --without-freetype \
+    command -v i686-w64-mingw32-gcc >/dev/null ||
+        die "i686-w64-mingw32-gcc is missing (the i386 PE modules): run tools/setup.sh"
+    ./configure -q --enable-win64 "$WINE_ARCHS" --with-mingw --without-x --without-freetype \
         --disable-tests "$@" >configure.log 2>&1 ||
         { tail -20 configure.log; die "Wine's configure failed (see $STAGED/configure.log)"; }
     cd - >/dev/null

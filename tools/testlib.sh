@@ -13,9 +13,10 @@ STAGED="${WINE_LAYER_TREE:-$TOP/build/wine}"
 TESTBIN="${TESTBIN:-$TOP/build/tests}"
 LAYER="$TOP/loader/wine-layer"
 
+# pe_libs [ARCH]: the import libraries for x86_64 (default) or i386
 pe_libs() {
     for l in $TEST_LIBS; do
-        printf '%s ' "$STAGED/dlls/$l/x86_64-windows/lib$l.a"
+        printf '%s ' "$STAGED/dlls/$l/${1:-x86_64}-windows/lib$l.a"
     done
 }
 
@@ -25,11 +26,15 @@ winelib_libs() {
     done
 }
 
-# build_exe SRC EXE: a Windows console program, as Wine builds its tests.
+# build_exe SRC EXE [ARCH]: a Windows console program, as Wine builds its
+# tests, for x86_64 (default) or i386 (a 32-bit program, run in WoW64 mode).
 # DWARF 4, as Wine 8.0's dbghelp reads no later version (GCC 12 writes 5):
-# so wctdump and debuggers name the program's functions.
+# so wctdump and debuggers name the program's functions. i386 code keeps
+# its frame pointers, as Wine's own i386 code and MSVC's /Oy- do: the EBP
+# chain is what an x86 back-trace follows.
 build_exe() {
-    src=$1 exe=$2
+    src=$1 exe=$2 arch=${3:-x86_64} archflags=""
+    [ "$arch" = i386 ] && archflags="-fno-omit-frame-pointer"
     if [ -f "$exe" ] && [ "$exe" -nt "$src" ] && [ "$exe" -nt "$STAGED/include/wine/test.h" ]; then
         stale=""
         # the test headers, and the staged copies of our own headers
@@ -38,10 +43,11 @@ build_exe() {
         done
         [ -z "$stale" ] && return 0
     fi
-    x86_64-w64-mingw32-gcc -c -o "$exe.o" "$src" -I"$STAGED/include" -I"$STAGED/include/msvcrt" \
-        -I"$TOP/tests/include" -D_MSVCR_VER=0 -D__WINE_PE_BUILD -Wall -Werror -gdwarf-4 -O2 &&
-    "$STAGED/tools/winegcc/winegcc" -o "$exe" --wine-objdir "$STAGED" -b x86_64-w64-mingw32 \
-        -mconsole "$exe.o" $(pe_libs)
+    case $arch in i386) triple=i686-w64-mingw32 ;; *) triple=x86_64-w64-mingw32 ;; esac
+    $triple-gcc -c -o "$exe.o" "$src" -I"$STAGED/include" -I"$STAGED/include/msvcrt" \
+        -I"$TOP/tests/include" -D_MSVCR_VER=0 -D__WINE_PE_BUILD -Wall -Werror -gdwarf-4 -O2 $archflags &&
+    "$STAGED/tools/winegcc/winegcc" -o "$exe" --wine-objdir "$STAGED" -b $triple \
+        -mconsole "$exe.o" $(pe_libs $arch)
 }
 
 # build_test_dlls DIR: the PE test DLLs, tests/dlls/NAME.S -> DIR/NAME.dll,

@@ -44,6 +44,16 @@ WINE_DEFAULT_DEBUG_CHANNEL(callstack);
 /* No stack holds more frames than this (each takes at least 16 bytes). */
 #define MAX_FRAMES 0x10000
 
+/* x86_64 frames are named by their stack pointer; x86 ones, which have no
+ * unwind data, by their frame pointer, which is what the walk follows */
+#ifdef __x86_64__
+#define CONTEXT_PC(context) ((context)->Rip)
+#define CONTEXT_FRAME(context) ((context)->Rsp)
+#else
+#define CONTEXT_PC(context) ((context)->Eip)
+#define CONTEXT_FRAME(context) ((context)->Ebp)
+#endif
+
 struct frames
 {
     ULONG  count;
@@ -51,13 +61,14 @@ struct frames
     void **stack;   /* stack pointer of each frame */
 };
 
-/* The registers a blocked thread published (ntdll's blocked_frame.h) and
- * their count, read from its TEB in this process or over another process's
- * memory (each read a fresh one: never from a cache). A thread whose TEB is
- * gone reads as not blocked. */
-static NTSTATUS read_blocked_frame( const THREAD_BASIC_INFORMATION *info, struct blocked_frame *frame, SIZE_T size )
+#ifdef __x86_64__
+
+/* 'size' bytes at 'offset' in the thread's TEB, read in this process or
+ * over another process's memory (each read a fresh one: never from a
+ * cache). A thread whose TEB is gone reads as an error. */
+static NTSTATUS read_teb( const THREAD_BASIC_INFORMATION *info, ULONG offset, void *buffer, SIZE_T size )
 {
-    const char *addr = (const char *)info->TebBaseAddress + BLOCKED_FRAME_TEB_OFFSET;
+    const char *addr = (const char *)info->TebBaseAddress + offset;
     ULONG pid = HandleToULong( info->ClientId.UniqueProcess );
     NTSTATUS ret = STATUS_SUCCESS;
 
@@ -65,7 +76,7 @@ static NTSTATUS read_blocked_frame( const THREAD_BASIC_INFORMATION *info, struct
     {
         __TRY
         {
-            memcpy( frame, addr, size );
+            memcpy( buffer, addr, size );
             __asm__ __volatile__( "" ::: "memory" );
         }
         __EXCEPT_PAGE_FAULT
@@ -75,7 +86,24 @@ static NTSTATUS read_blocked_frame( const THREAD_BASIC_INFORMATION *info, struct
         __ENDTRY
         return ret;
     }
-    return __wine_read_process_memory( pid, addr, frame, size );
+    return __wine_read_process_memory( pid, addr, buffer, size );
+}
+
+/* The registers a blocked thread published (ntdll's blocked_frame.h) and
+ * their count. */
+static NTSTATUS read_blocked_frame( const THREAD_BASIC_INFORMATION *info, struct blocked_frame *frame, SIZE_T size )
+{
+    return read_teb( info, BLOCKED_FRAME_TEB_OFFSET, frame, size );
+}
+
+/* Does the thread run 32-bit code (WoW64)? Its 64-bit TEB leads to a
+ * 32-bit one. Its 64-bit registers are then those of wow64.dll, not of
+ * the program. */
+static BOOL is_wow64_thread( const THREAD_BASIC_INFORMATION *info )
+{
+    LONG offset = 0;
+
+    return !read_teb( info, FIELD_OFFSET( TEB, WowTebOffset ), &offset, sizeof(offset) ) && offset > 0;
 }
 
 /* A thread blocked in a system call is walked from the registers it
@@ -84,7 +112,7 @@ static NTSTATUS read_blocked_frame( const THREAD_BASIC_INFORMATION *info, struct
  * was not odd, the caller suspends the thread instead. See
  * docs/BLOCKED_WALKS.md for why a walk kept is right. */
 static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, struct frames *frames,
-                                 ULONG want, NTSTATUS *status )
+                                 ULONG want, NTSTATUS *status, BOOL *wow64 )
 {
     struct blocked_frame frame;
     unsigned long long seq;
@@ -94,6 +122,7 @@ static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *
     if (!info->TebBaseAddress) return FALSE;
     if ((*status = read_blocked_frame( info, &frame, sizeof(frame) )) == STATUS_ACCESS_DENIED)
         return TRUE;  /* a process we may not read is not suspended for nothing */
+    if ((*wow64 = is_wow64_thread( info ))) return FALSE;
     if (*status || !(frame.seq & 1) || !frame.regs[16]) return FALSE;
 
     memset( &context, 0, sizeof(context) );
@@ -114,6 +143,30 @@ static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *
     return FALSE;
 }
 
+/* A WoW64 thread's frames are its 32-bit ones, from its 32-bit context,
+ * walked with the thread held still. */
+static NTSTATUS walk_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, struct frames *frames,
+                                   ULONG want, ULONG *n )
+{
+    WOW64_CONTEXT context;
+    NTSTATUS status;
+
+    if (SuspendThread( thread ) == (DWORD)-1) return STATUS_INVALID_HANDLE;
+    context.ContextFlags = WOW64_CONTEXT_CONTROL | WOW64_CONTEXT_INTEGER;
+    if (!(status = RtlWow64GetThreadContext( thread, &context )))
+    {
+        frames->addr[0] = ULongToPtr( context.Eip );
+        frames->stack[0] = ULongToPtr( context.Ebp );
+        status = __wine_walk_wow64_frames( thread, info, &context, 0, want - 1, frames->addr + 1,
+                                           frames->stack + 1, n );
+        ++*n;
+    }
+    ResumeThread( thread );
+    return status;
+}
+
+#endif  /* __x86_64__ */
+
 /* Walk 'thread': from 'own' (a context captured by our caller) for the
  * current thread, from the registers it published if it is blocked in a
  * system call, else with the thread, described by 'info', held still.
@@ -123,11 +176,30 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
 {
     CONTEXT context;
     NTSTATUS status;
+#ifdef __x86_64__
+    BOOL wow64 = FALSE;
+#endif
     ULONG n = 0;
 
+#ifdef __x86_64__
     if (own) status = __wine_walk_thread_frames( thread, NULL, own, 0, want, frames->addr, frames->stack, &n );
-    else if (walk_blocked_thread( thread, info, frames, want, &status ))
+#else
+    /* Wine's i386 RtlCaptureContext gives the state its caller returns to
+     * (Eip and Ebp from its caller's frame): our caller's return address
+     * is that Eip, which the chain from Ebp does not hold */
+    if (own)
+    {
+        frames->addr[0] = (void *)CONTEXT_PC( own );
+        frames->stack[0] = (void *)CONTEXT_FRAME( own );
+        status = __wine_walk_thread_frames( thread, NULL, own, 0, want - 1, frames->addr + 1, frames->stack + 1, &n );
+        n++;
+    }
+#endif
+#ifdef __x86_64__  /* the registers a blocked thread publishes are its 64-bit ones */
+    else if (walk_blocked_thread( thread, info, frames, want, &status, &wow64 ))
         return status ? RtlNtStatusToDosError( status ) : ERROR_SUCCESS;
+    else if (wow64) status = walk_wow64_thread( thread, info, frames, want, &n );
+#endif
     else
     {
         if (SuspendThread( thread ) == (DWORD)-1) return GetLastError();
@@ -138,8 +210,8 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
             ResumeThread( thread );
             return error;
         }
-        frames->addr[0] = (void *)context.Rip;
-        frames->stack[0] = (void *)context.Rsp;
+        frames->addr[0] = (void *)CONTEXT_PC( &context );
+        frames->stack[0] = (void *)CONTEXT_FRAME( &context );
         status = __wine_walk_thread_frames( thread, info, &context, 0, want - 1, frames->addr + 1,
                                             frames->stack + 1, &n );
         n++;
@@ -152,7 +224,8 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
 
 static void store_frame( void *buffer, ULONG i, DWORD flags, void *addr, void *stack, DWORD pid )
 {
-    /* arguments travel in registers on x86_64 and are not recoverable: zero */
+    /* arguments travel in registers on x86_64 and are not recoverable; x86
+     * ones are not known to be where a frame's caller put them: zero */
     if (flags & STACKSNAP_EXTENDED_INFO)
     {
         CallSnapshotEx *ex = (CallSnapshotEx *)buffer + i;

@@ -19,7 +19,7 @@
  * Foundation, Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301, USA
  */
 
-#ifdef __x86_64__
+#if defined(__x86_64__) || defined(__i386__)
 
 #include <stdarg.h>
 
@@ -31,14 +31,39 @@
 #include "wine/asm.h"
 #include "wine/debug.h"
 #include "ntdll_misc.h"
-#include "unixlib.h"
 #include "backtrace.h"
+#include "x86_frames.h"
+#ifdef __x86_64__
+#include "unixlib.h"
 #include "function_table.h"
 #include "unwind_cache.h"
+#endif
 
 WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 
 #define FRAMES_TO_SKIP_SHIFT 8  /* RTL_STACK_WALKING_MODE_FRAMES_TO_SKIP_SHIFT */
+
+/* A fault reading the stack ends a walk with the frames found so far. */
+static LONG CALLBACK stack_fault( EXCEPTION_POINTERS *ptrs )
+{
+    return ptrs->ExceptionRecord->ExceptionCode == EXCEPTION_ACCESS_VIOLATION ?
+           EXCEPTION_EXECUTE_HANDLER : EXCEPTION_CONTINUE_SEARCH;
+}
+
+/* ... but one writing the caller's buffer is the caller's, as on Windows:
+ * a walk writes nothing else that could fault. */
+static LONG CALLBACK stack_read_fault( EXCEPTION_POINTERS *ptrs )
+{
+    const EXCEPTION_RECORD *rec = ptrs->ExceptionRecord;
+
+    if (rec->NumberParameters && rec->ExceptionInformation[0] == EXCEPTION_WRITE_FAULT)
+        return EXCEPTION_CONTINUE_SEARCH;
+    return stack_fault( ptrs );
+}
+
+#endif
+
+#ifdef __x86_64__
 
 /* What a walk needs of the caller's context: its integer registers, Rsp
  * and Rip just after the call. RtlCaptureContext also saves the flags,
@@ -311,24 +336,6 @@ static void walk_frames( struct frame_source *source, CONTEXT *context, BOOL lea
     if (pending->valid) store_pending_frame( pending, buffer, stack, n );
 }
 
-/* A fault reading the stack ends a walk with the frames found so far. */
-static LONG CALLBACK stack_fault( EXCEPTION_POINTERS *ptrs )
-{
-    return ptrs->ExceptionRecord->ExceptionCode == EXCEPTION_ACCESS_VIOLATION ?
-           EXCEPTION_EXECUTE_HANDLER : EXCEPTION_CONTINUE_SEARCH;
-}
-
-/* ... but one writing the caller's buffer is the caller's, as on Windows:
- * a walk writes nothing else that could fault. */
-static LONG CALLBACK stack_read_fault( EXCEPTION_POINTERS *ptrs )
-{
-    const EXCEPTION_RECORD *rec = ptrs->ExceptionRecord;
-
-    if (rec->NumberParameters && rec->ExceptionInformation[0] == EXCEPTION_WRITE_FAULT)
-        return EXCEPTION_CONTINUE_SEARCH;
-    return stack_fault( ptrs );
-}
-
 ULONG walk_stack_frames( struct frame_source *source, CONTEXT *context, BOOL from_call, ULONG skip, ULONG count,
                          void **buffer, void **stack, const struct stack_limits *limits, BOOL buffer_faults )
 {
@@ -429,3 +436,104 @@ void WINAPI RtlGetCallersAddress( void **caller, void **callers_caller )
 }
 
 #endif  /* __x86_64__ */
+
+#if defined(__x86_64__) || defined(__i386__)
+
+/*
+ * 32-bit code has no unwind data: the walkers of 32-bit stacks (this
+ * thread's in the i386 ntdll, a WoW64 thread's from the x86_64 one) follow
+ * the chain of saved frame pointers, as Windows' x86 ones do
+ * (x86_frames.h, docs/X86_WALKS.md).
+ */
+
+static BOOL read_own_stack( void *ctx, ULONG addr, void *buffer, ULONG size )
+{
+    memcpy( buffer, ULongToPtr( addr ), size );  /* faults are caught around the walk */
+    return TRUE;
+}
+
+/* Walk a stack of this process from the frame pointer 'ebp', in [low, high). */
+ULONG walk_x86_frames( ULONG ebp, ULONG low, ULONG high, ULONG skip, ULONG count, void **buffer,
+                       void **frame_ptrs, BOOL buffer_faults )
+{
+    struct x86_stack stack = { low, high };
+    volatile ULONG n = 0;  /* read after a fault unwinds the __TRY block */
+
+    __TRY
+    {
+        x86_walk_frame_chain( read_own_stack, NULL, &stack, ebp, skip, count, buffer, frame_ptrs, &n );
+    }
+    __EXCEPT( buffer_faults ? stack_read_fault : stack_fault )
+    {
+        WARN( "fault while walking the stack after %lu frames\n", n );
+    }
+    __ENDTRY
+    return n;
+}
+
+#endif
+
+#ifdef __i386__
+
+/* __builtin_frame_address(0) makes each entry point keep a frame of its
+ * own, whatever the compiler's options: its [EBP+4] is the return address
+ * into its caller. */
+
+static ULONG walk_own_frames( void *ebp, ULONG skip, ULONG count, void **buffer, BOOL buffer_faults )
+{
+    return walk_x86_frames( PtrToUlong( ebp ), PtrToUlong( NtCurrentTeb()->Tib.StackLimit ),
+                            PtrToUlong( NtCurrentTeb()->Tib.StackBase ), skip, count, buffer, NULL, buffer_faults );
+}
+
+
+/*************************************************************************
+ *      RtlWalkFrameChain (NTDLL.@)
+ */
+ULONG WINAPI RtlWalkFrameChain( void **callers, ULONG count, ULONG flags )
+{
+    TRACE( "(%p, %lu, %#lx)\n", callers, count, flags );
+
+    /* unlike RtlCaptureStackBackTrace, a bad buffer gives 0, not a fault */
+    return walk_own_frames( __builtin_frame_address( 0 ), flags >> FRAMES_TO_SKIP_SHIFT, count, callers, FALSE );
+}
+
+
+/*************************************************************************
+ *      RtlCaptureStackBackTrace (NTDLL.@)
+ */
+USHORT WINAPI RtlCaptureStackBackTrace( ULONG skip, ULONG count, void **buffer, ULONG *hash )
+{
+    ULONG i, n, sum = 0;
+
+    TRACE( "(%lu, %lu, %p, %p)\n", skip, count, buffer, hash );
+
+    if (count > 0xffff) count = 0xffff;  /* the count returned is a USHORT */
+    n = walk_own_frames( __builtin_frame_address( 0 ), skip, count, buffer, TRUE );
+    if (hash && n)
+    {
+        for (i = 0; i < n; i++) sum += PtrToUlong( buffer[i] );
+        *hash = sum;
+    }
+    TRACE( "captured %lu frames\n", n );
+    return n;
+}
+
+
+/*************************************************************************
+ *      RtlGetCallersAddress (NTDLL.@)
+ */
+void WINAPI RtlGetCallersAddress( void **caller, void **callers_caller )
+{
+    void *frames[3];
+    ULONG n;
+
+    TRACE( "(%p, %p)\n", caller, callers_caller );
+
+    /* frames[0] is in the function that asked; it wants its caller and the
+     * caller's caller. */
+    n = walk_own_frames( __builtin_frame_address( 0 ), 0, 3, frames, TRUE );
+    *caller = n > 1 ? frames[1] : NULL;
+    *callers_caller = n > 2 ? frames[2] : NULL;
+}
+
+#endif  /* __i386__ */

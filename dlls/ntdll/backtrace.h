@@ -36,4 +36,8 @@ extern ULONG walk_stack_frames( struct frame_source *source, CONTEXT *context, B
                                 BOOL buffer_faults );
 extern struct frame_source thread_frame_source;
 
+/* 32-bit code: the frame-pointer chain of a stack of this process */
+extern ULONG walk_x86_frames( ULONG ebp, ULONG low, ULONG high, ULONG skip, ULONG count, void **buffer,
+                              void **frame_ptrs, BOOL buffer_faults );
+
 #endif  /* __WINE_NTDLL_BACKTRACE_H */

@@ -43,23 +43,45 @@ typedef BOOL (*pe_read_func)( void *ctx, ULONG_PTR addr, void *buffer, SIZE_T si
  * header makes us read */
 #define PE_MAX_FUNCTIONS 0x100000
 
-/* Read the NT headers of the PE32+ image at 'base', and say whether they
- * are sane: the DOS and NT signatures, the PE32+ magic and a data directory
- * with room for the exception table. '*offset', if given, gets where the
- * NT headers start in the image. */
-static inline BOOL pe_read_nt_headers( pe_read_func read, void *ctx, ULONG_PTR base, IMAGE_NT_HEADERS64 *nt,
-                                       DWORD *offset )
+/* Read the NT headers of the image at 'base', and say whether they are
+ * sane: the DOS and NT signatures, the PE32+ magic (or, with 'pe32', the
+ * PE32 magic of 32-bit code) and a data directory with room for the
+ * exception table. A PE32 image's headers are given in the PE32+ layout:
+ * the file header, AddressOfEntryPoint, SizeOfImage, NumberOfRvaAndSizes
+ * and the data directories, with the PE32 magic; its other optional-header
+ * fields are 0. '*offset', if given, gets where the NT headers start in
+ * the image. */
+static inline BOOL pe_read_image_headers( pe_read_func read, void *ctx, ULONG_PTR base, IMAGE_NT_HEADERS64 *nt,
+                                          DWORD *offset, BOOL pe32 )
 {
     IMAGE_DOS_HEADER dos;
+    IMAGE_NT_HEADERS32 nt32;
 
     if (!read( ctx, base, &dos, sizeof(dos) ) || dos.e_magic != IMAGE_DOS_SIGNATURE ||
         dos.e_lfanew <= 0 || dos.e_lfanew > PE_MAX_NT_OFFSET)
         return FALSE;
     if (offset) *offset = dos.e_lfanew;
-    return read( ctx, base + dos.e_lfanew, nt, sizeof(*nt) ) &&
-           nt->Signature == IMAGE_NT_SIGNATURE &&
-           nt->OptionalHeader.Magic == IMAGE_NT_OPTIONAL_HDR64_MAGIC &&
-           nt->OptionalHeader.NumberOfRvaAndSizes > IMAGE_DIRECTORY_ENTRY_EXCEPTION;
+    if (!read( ctx, base + dos.e_lfanew, nt, sizeof(*nt) ) || nt->Signature != IMAGE_NT_SIGNATURE) return FALSE;
+    if (pe32 && nt->OptionalHeader.Magic == IMAGE_NT_OPTIONAL_HDR32_MAGIC)
+    {
+        memcpy( &nt32, nt, sizeof(nt32) );
+        memset( &nt->OptionalHeader, 0, sizeof(nt->OptionalHeader) );
+        nt->OptionalHeader.Magic = IMAGE_NT_OPTIONAL_HDR32_MAGIC;
+        nt->OptionalHeader.AddressOfEntryPoint = nt32.OptionalHeader.AddressOfEntryPoint;
+        nt->OptionalHeader.SizeOfImage = nt32.OptionalHeader.SizeOfImage;
+        nt->OptionalHeader.NumberOfRvaAndSizes = nt32.OptionalHeader.NumberOfRvaAndSizes;
+        memcpy( nt->OptionalHeader.DataDirectory, nt32.OptionalHeader.DataDirectory,
+                sizeof(nt->OptionalHeader.DataDirectory) );
+    }
+    else if (nt->OptionalHeader.Magic != IMAGE_NT_OPTIONAL_HDR64_MAGIC) return FALSE;
+    return nt->OptionalHeader.NumberOfRvaAndSizes > IMAGE_DIRECTORY_ENTRY_EXCEPTION;
+}
+
+/* the headers of a PE32+ image: code with unwind data */
+static inline BOOL pe_read_nt_headers( pe_read_func read, void *ctx, ULONG_PTR base, IMAGE_NT_HEADERS64 *nt,
+                                       DWORD *offset )
+{
+    return pe_read_image_headers( read, ctx, base, nt, offset, FALSE );
 }
 
 #ifdef __x86_64__

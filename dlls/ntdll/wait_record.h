@@ -30,8 +30,12 @@
 
 #ifdef _WIN64
 C_ASSERT( sizeof(TEB) <= WAIT_RECORD_TEB_OFFSET );
-C_ASSERT( WAIT_RECORD_TEB_OFFSET + sizeof(struct wait_record) <= 0x2000 );  /* teb_offset: the 32-bit TEB */
 #endif
+C_ASSERT( WAIT_RECORD_TEB_OFFSET + sizeof(struct wait_record) <= BLOCKED_FRAME_TEB_OFFSET );
+/* the 32-bit record: after the blocked frame, before the 32-bit TEB (teb_offset) */
+C_ASSERT( BLOCKED_FRAME_TEB_OFFSET + sizeof(struct blocked_frame) <= WAIT_RECORD32_TEB_OFFSET );
+C_ASSERT( WAIT_RECORD32_TEB_OFFSET + sizeof(struct wait_record) <= 0x2000 );
+C_ASSERT( WAIT_RECORD32_TEB_OFFSET % 16 == 0 );
 
 /* KUSER_SHARED_DATA.InterruptTime: the server's monotonic clock, which it
  * stores there at least every 16 ms. Reading it is a memory load. */
@@ -59,26 +63,58 @@ static inline ULONGLONG wait_record_now(void)
     return (ULONGLONG)(ULONG)high << 32 | low;
 }
 
+#ifdef _WIN64
+
 static inline volatile struct wait_record *current_wait_record(void)
 {
     return (volatile struct wait_record *)((char *)NtCurrentTeb() + WAIT_RECORD_TEB_OFFSET);
 }
+
+/* one aligned store: the server never sees half a record */
+static inline void wait_record_publish( volatile struct wait_record *record, ULONGLONG what )
+{
+    record->what = what;
+}
+
+#else
+
+/* 32-bit code runs in WoW64 mode only (the layer has no 32-bit unix side):
+ * its record is in the 64-bit TEB, found through TEB32.WowTebOffset. A
+ * thread without a 64-bit TEB records nothing. */
+static inline volatile struct wait_record *current_wait_record(void)
+{
+    LONG offset = NtCurrentTeb()->WowTebOffset;
+
+    if (offset >= 0) return NULL;
+    return (volatile struct wait_record *)((char *)NtCurrentTeb() + offset + WAIT_RECORD32_TEB_OFFSET);
+}
+
+/* A plain 64-bit store is two 32-bit ones on i386; an aligned 8-byte
+ * atomic store is one (x87 fild/fistp or SSE), so the kind and the object
+ * still appear together. */
+static inline void wait_record_publish( volatile struct wait_record *record, ULONGLONG what )
+{
+    __atomic_store_n( &record->what, what, __ATOMIC_RELEASE );
+}
+
+#endif
 
 /* Returns whether this call made the record; pass that to wait_record_end. */
 static inline BOOL wait_record_begin( enum wait_record_kind kind, const void *object )
 {
     volatile struct wait_record *record = current_wait_record();
 
-    if (record->what) return FALSE;
+    if (!record || record->what) return FALSE;
     record->since = wait_record_now();
     __asm__ __volatile__( "" ::: "memory" );  /* x86 keeps stores in order: since is seen first */
-    record->what = (ULONGLONG)kind << WAIT_RECORD_KIND_SHIFT | ((ULONG_PTR)object & WAIT_RECORD_OBJECT_MASK);
+    wait_record_publish( record, (ULONGLONG)kind << WAIT_RECORD_KIND_SHIFT |
+                                 ((ULONG_PTR)object & WAIT_RECORD_OBJECT_MASK) );
     return TRUE;
 }
 
 static inline void wait_record_end( BOOL recorded )
 {
-    if (recorded) current_wait_record()->what = 0;
+    if (recorded) wait_record_publish( current_wait_record(), 0 );
 }
 
 #endif  /* __WINE_NTDLL_WAIT_RECORD_H */

@@ -81,8 +81,11 @@ static BOOL open_image( struct image *image, const struct frame_reader *reader, 
 {
     image->reader = reader;
     image->base = base;
-    return pe_read_nt_headers( reader->read_memory, reader->ctx, base, &image->nt, &image->nt_offset );
+    /* a WoW64 process's 32-bit images too */
+    return pe_read_image_headers( reader->read_memory, reader->ctx, base, &image->nt, &image->nt_offset, TRUE );
 }
+
+#ifdef __x86_64__
 
 /* entry 'index' of the image's function table, for pe_find_function */
 static BOOL read_function_entry( void *ctx, ULONG index, RUNTIME_FUNCTION *func )
@@ -105,6 +108,17 @@ static BOOL function_starts_between( const struct image *image, DWORD start, DWO
            pe_find_function( read_function_entry, (void *)image, count, 0, rva, &func, NULL ) &&
            func.BeginAddress > start;
 }
+
+#else  /* __x86_64__ */
+
+/* An i386 image has no function table (.pdata): nothing says where a
+ * function ends, so the nearest symbol or export below is taken. */
+static BOOL function_starts_between( const struct image *image, DWORD start, DWORD rva )
+{
+    return FALSE;
+}
+
+#endif  /* __x86_64__ */
 
 /* the named export with the highest address at or below 'rva' */
 static BOOL find_export( const struct image *image, DWORD rva, DWORD *export_rva, char *name, DWORD size )
@@ -141,6 +155,7 @@ static BOOL file_matches( const struct image *image )
     const struct frame_reader *reader = image->reader;
     IMAGE_NT_HEADERS64 nt;
 
+    /* SizeOfImage and AddressOfEntryPoint are at the same offsets in PE32 */
     return reader->read_file( reader->ctx, image->base, image->nt_offset, &nt, sizeof(nt) ) &&
            nt.FileHeader.TimeDateStamp == image->nt.FileHeader.TimeDateStamp &&
            nt.FileHeader.PointerToSymbolTable == image->nt.FileHeader.PointerToSymbolTable &&
@@ -225,6 +240,22 @@ static BOOL find_coff_symbol( const struct image *image, DWORD rva, DWORD *symbo
     return TRUE;
 }
 
+/* x86 C compilers decorate a symbol: a leading underscore, and '@' and the
+ * size of the arguments after a stdcall function's name. The name callers
+ * know (and the exports give) is without them; a C++ name keeps its own
+ * leading underscore ("__Z..." becomes "_Z..."). */
+static void undecorate_x86( char *name )
+{
+    char *at;
+    size_t len = strlen( name ), i;
+
+    if (name[0] != '_') return;
+    memmove( name, name + 1, len );
+    if (!(at = strrchr( name, '@' )) || at == name || !at[1]) return;
+    for (i = 1; at[i]; i++) if (at[i] < '0' || at[i] > '9') return;
+    *at = 0;
+}
+
 /***********************************************************************
  *           frame_symbol
  *
@@ -245,6 +276,7 @@ BOOL frame_symbol( const struct frame_reader *reader, ULONG_PTR base, ULONG_PTR 
 
     coff = find_coff_symbol( &image, rva, &coff_rva, name, size ) &&
            !function_starts_between( &image, coff_rva, rva );
+    if (coff && image.nt.FileHeader.Machine == IMAGE_FILE_MACHINE_I386) undecorate_x86( name );
     export = find_export( &image, rva, &export_rva, export_name, sizeof(export_name) ) &&
              !function_starts_between( &image, export_rva, rva );
     /* the nearer name; at the same address, the name callers know */

@@ -20,7 +20,7 @@
  * Foundation, Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301, USA
  */
 
-#ifdef __x86_64__
+#if defined(__x86_64__) || defined(__i386__)
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -257,8 +257,13 @@ static ULONG thread_frames( DWORD tid, void **frames, ULONG max )
         context.ContextFlags = CONTEXT_FULL;
         if (!NtGetContextThread( thread, &context ))
         {
+#ifdef __x86_64__
             frames[0] = (void *)context.Rip;
             stack[0] = (void *)context.Rsp;
+#else  /* 32-bit code (WoW64): the frame-pointer chain */
+            frames[0] = ULongToPtr( context.Eip );
+            stack[0] = ULongToPtr( context.Ebp );
+#endif
             if (!__wine_walk_thread_frames( thread, NULL, &context, 0, max - 1, frames + 1, stack + 1, &n )) n++;
             else n = 1;
         }
@@ -577,4 +582,4 @@ void start_deadlock_watchdog(void)
         NtClose( thread );
 }
 
-#endif  /* __x86_64__ */
+#endif  /* __x86_64__ || __i386__ */

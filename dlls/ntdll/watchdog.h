@@ -21,7 +21,7 @@
 #ifndef __WINE_NTDLL_WATCHDOG_H
 #define __WINE_NTDLL_WATCHDOG_H
 
-#ifdef __x86_64__
+#if defined(__x86_64__) || defined(__i386__)
 extern void start_deadlock_watchdog(void);
 #else
 static inline void start_deadlock_watchdog(void) { }

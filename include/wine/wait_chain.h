@@ -35,6 +35,20 @@
  */
 #define WAIT_RECORD_TEB_OFFSET 0x1f00
 
+/*
+ * A WoW64 thread runs 32-bit code whose NtCurrentTeb() is the 32-bit TEB,
+ * at the 64-bit TEB + 0x2000 (TEB32.WowTebOffset is -0x2000). The waits
+ * its 32-bit ntdll records (critical sections, SRW locks, condition
+ * variables, WaitOnAddress) have a record of their own, in the same gap of
+ * the 64-bit TEB, after the blocked frame below and before the 32-bit TEB:
+ * the 64-bit side of the same thread (wow64.dll, the unix side's sleeps)
+ * keeps using the one above, so neither overwrites the other's. The
+ * layout is the same; 'what' holds a 32-bit address, and the object's
+ * layout is the 32-bit one (a critical section's OwningThread is 4 bytes
+ * at offset 12). Offset from the 64-bit TEB, as the server sees threads.
+ */
+#define WAIT_RECORD32_TEB_OFFSET 0x1fc0
+
 enum wait_record_kind
 {
     WAIT_RECORD_NONE,

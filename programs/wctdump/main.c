@@ -29,6 +29,9 @@
 #include <winternl.h>
 #include <tlhelp32.h>
 #include <psapi.h>
+#ifndef LIST_MODULES_32BIT
+#define LIST_MODULES_32BIT 0x01  /* Windows' psapi.h; Wine 8.0's lacks it */
+#endif
 #include <dbghelp.h>
 #include <wct.h>
 #include <pkfuncs.h>
@@ -408,6 +411,9 @@ static BOOL read_module_list( struct target *target )
 static BOOL open_target( struct target *target, DWORD pid )
 {
     HMODULE handles[MAX_MODULES];
+    WCHAR system_dir[MAX_PATH], wow64_dir[MAX_PATH];
+    UINT system_len = 0;
+    BOOL wow64 = FALSE;
     MODULEINFO info;
     DWORD needed, i;
 
@@ -419,15 +425,39 @@ static BOOL open_target( struct target *target, DWORD pid )
     target->modules = calloc( MAX_MODULES, sizeof(*target->modules) );
     if (!target->pages || !target->modules) return FALSE;
     page_cache_init( &target->cache, target, target_read_process, target->pages, CACHE_PAGES );
-    if (read_module_list( target )) return TRUE;
+    /* the loader list of the 64-bit PEB holds a 32-bit program's 64-bit
+     * modules only (ntdll, wow64*.dll): psapi reads its 32-bit list */
+    if (!IsWow64Process( target->process, &wow64 )) wow64 = FALSE;
+    if (!wow64 && read_module_list( target )) return TRUE;
     target->count = 0;
-    if (!EnumProcessModules( target->process, handles, sizeof(handles), &needed )) return TRUE;
+    /* its 32-bit modules, whose frames are walked: Wine 10 lists them only
+     * when asked, Wine 8.0's EnumProcessModulesEx gives them always */
+    if (!(wow64 ? EnumProcessModulesEx( target->process, handles, sizeof(handles), &needed, LIST_MODULES_32BIT ) :
+                  EnumProcessModules( target->process, handles, sizeof(handles), &needed )))
+        return TRUE;
+    /* a 32-bit program's modules say system32, as it sees it: their files
+     * are in syswow64 */
+    if (wow64)
+    {
+        system_len = GetSystemDirectoryW( system_dir, ARRAY_SIZE(system_dir) );
+        if (!GetSystemWow64DirectoryW( wow64_dir, ARRAY_SIZE(wow64_dir) )) system_len = 0;
+    }
     for (i = 0; i < min( needed / sizeof(HMODULE), MAX_MODULES ); i++)
     {
         struct module *module = &target->modules[target->count];
 
         if (!GetModuleInformation( target->process, handles[i], &info, sizeof(info) )) continue;
         if (!GetModuleFileNameExW( target->process, handles[i], module->path, ARRAY_SIZE(module->path) )) continue;
+        if (system_len && system_len < ARRAY_SIZE(system_dir) && !wcsnicmp( module->path, system_dir, system_len ) &&
+            module->path[system_len] == '\\' &&
+            wcslen( wow64_dir ) + wcslen( module->path + system_len ) < ARRAY_SIZE(module->path))
+        {
+            WCHAR rest[MAX_PATH];
+
+            lstrcpynW( rest, module->path + system_len, ARRAY_SIZE(rest) );
+            lstrcpyW( module->path, wow64_dir );
+            lstrcatW( module->path, rest );
+        }
         module->base = (ULONG_PTR)info.lpBaseOfDll;
         module->size = info.SizeOfImage;
         target->count++;
@@ -761,11 +791,33 @@ static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thre
 {
     STACKFRAME64 frame;
     CONTEXT context;
+    WOW64_CONTEXT wow_context;
+    BOOL wow64 = FALSE;
 
     if (!init_symbols( target )) return;
     context.ContextFlags = CONTEXT_FULL;
     if (SuspendThread( thread ) == (DWORD)-1) return;
-    if (GetThreadContext( thread, &context ))
+    /* a 32-bit program's frames are its 32-bit ones (WoW64) */
+    if (IsWow64Process( target->process, &wow64 ) && wow64)
+    {
+        wow_context.ContextFlags = WOW64_CONTEXT_FULL;
+        if (Wow64GetThreadContext( thread, &wow_context ))
+        {
+            memset( &frame, 0, sizeof(frame) );
+            frame.AddrPC.Offset = wow_context.Eip;
+            frame.AddrPC.Mode = AddrModeFlat;
+            frame.AddrStack.Offset = wow_context.Esp;
+            frame.AddrStack.Mode = AddrModeFlat;
+            frame.AddrFrame.Offset = wow_context.Ebp;
+            frame.AddrFrame.Mode = AddrModeFlat;
+            while (report->stack_count < MAX_STACK &&
+                   StackWalk64( IMAGE_FILE_MACHINE_I386, target->process, thread, &frame, &wow_context, NULL,
+                                SymFunctionTableAccess64, SymGetModuleBase64, NULL ) &&
+                   frame.AddrPC.Offset)
+                report->stack[report->stack_count++] = frame.AddrPC.Offset;
+        }
+    }
+    else if (GetThreadContext( thread, &context ))
     {
         memset( &frame, 0, sizeof(frame) );
         frame.AddrPC.Offset = context.Rip;

@@ -394,11 +394,39 @@ static void test_null_buffer( const char *exe )
 /* R-23: a thread whose start routine tail-jumps into RtlCaptureStackBackTrace
  * has no frame of its own on the stack: its trace is kernel32's
  * BaseThreadInitThunk, then ntdll's RtlUserThreadStart, and the count is
- * the thread's exit code. */
+ * the thread's exit code. On x86 the thread start in ntdll has two levels
+ * with frames (_RtlUserThreadStart calls __RtlUserThreadStart, which calls
+ * BaseThreadInitThunk, as x86 Windows' stacks show; Wine's i386 ntdll has
+ * call_thread_func and its wrapper): kernel32, then ntdll twice. */
 static void *tail_frames[257];
+
+#ifdef _WIN64
+#define TAIL_FRAMES 2
+#define TAIL_BUFFER_OFFSET 9
+#define TAIL_FUNCTION_OFFSET 22
+#else
+#define TAIL_FRAMES 3
+#define TAIL_BUFFER_OFFSET 4
+#define TAIL_FUNCTION_OFFSET 17
+#endif
 
 static void test_tail_jump_start(void)
 {
+#ifndef _WIN64
+    /* the start routine's stdcall frame, [return][arg], becomes
+     * [return][0][256][tail_frames][NULL][arg] for the tail call */
+    static const BYTE code[] =
+    {
+        0x58,                                   /* pop %eax: the return address */
+        0x6a, 0x00,                             /* push $0: no hash */
+        0x68, 0, 0, 0, 0,                       /* push $tail_frames */
+        0x68, 0x00, 0x01, 0x00, 0x00,           /* push $256 */
+        0x6a, 0x00,                             /* push $0: skip none */
+        0x50,                                   /* push %eax */
+        0xb8, 0, 0, 0, 0,                       /* mov $RtlCaptureStackBackTrace,%eax */
+        0xff, 0xe0,                             /* jmp *%eax */
+    };
+#else
     static const BYTE code[] =
     {
         0x31, 0xc9,                             /* xor %ecx,%ecx: skip none */
@@ -408,14 +436,15 @@ static void test_tail_jump_start(void)
         0x48, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0,     /* movabs $RtlCaptureStackBackTrace,%rax */
         0xff, 0xe0,                             /* jmp *%rax */
     };
+#endif
     BYTE *start = VirtualAlloc( NULL, 0x1000, MEM_COMMIT, PAGE_EXECUTE_READWRITE );
     void *buffer = tail_frames;
     HANDLE thread;
     DWORD exit_code = 0xdeadbeef;
 
     memcpy( start, code, sizeof(code) );
-    memcpy( start + 9, &buffer, sizeof(buffer) );
-    memcpy( start + 22, &pRtlCaptureStackBackTrace, sizeof(pRtlCaptureStackBackTrace) );
+    memcpy( start + TAIL_BUFFER_OFFSET, &buffer, sizeof(buffer) );
+    memcpy( start + TAIL_FUNCTION_OFFSET, &pRtlCaptureStackBackTrace, sizeof(pRtlCaptureStackBackTrace) );
     FlushInstructionCache( GetCurrentProcess(), start, 0x1000 );
     fill( tail_frames, 257 );
 
@@ -424,12 +453,14 @@ static void test_tail_jump_start(void)
     GetExitCodeThread( thread, &exit_code );
     CloseHandle( thread );
     /* only the low 16 bits of a USHORT return value are defined */
-    ok( (exit_code & 0xffff) == 2, "R-23: got %lu frames\n", exit_code & 0xffff );
+    ok( (exit_code & 0xffff) == TAIL_FRAMES, "R-23: got %lu frames\n", exit_code & 0xffff );
     ok( module_of( tail_frames[0] ) == GetModuleHandleA( "kernel32.dll" ),
         "R-23: frame 0 %p not in kernel32\n", tail_frames[0] );
     ok( module_of( tail_frames[1] ) == GetModuleHandleA( "ntdll.dll" ),
         "R-23: frame 1 %p not in ntdll\n", tail_frames[1] );
-    ok( tail_frames[2] == FILL, "R-23: frame 2 written: %p\n", tail_frames[2] );
+    ok( module_of( tail_frames[TAIL_FRAMES - 1] ) == GetModuleHandleA( "ntdll.dll" ),
+        "R-23: frame %u %p not in ntdll\n", TAIL_FRAMES - 1, tail_frames[TAIL_FRAMES - 1] );
+    ok( tail_frames[TAIL_FRAMES] == FILL, "R-23: frame %u written: %p\n", TAIL_FRAMES, tail_frames[TAIL_FRAMES] );
     VirtualFree( start, 0, MEM_RELEASE );
 }
 

@@ -63,6 +63,9 @@ static void test_window_procedure(void)
     if (found <= 0)
         for (i = 0; i < frame_count; i++) trace( "frame %d: %p\n", i, frames[i] );
     for (i = 0; i < frame_count; i++) ok( frames[i] != NULL, "R-16: frame %d is NULL\n", i );
+    /* every frame is a return address into code: nothing the dispatcher
+     * put on the stack is taken for one */
+    for (i = 0; i < frame_count; i++) ok( module_of( frames[i] ) != NULL, "R-16: frame %d %p is in no module\n", i, frames[i] );
     UnregisterClassA( "backtrace_test", NULL );
 }
 
@@ -107,6 +110,7 @@ static void check_leads_back( const char *how, const void *func, const void *cal
             "%s: after the function, %p instead of its return address %p\n", how,
             found + 1 < frame_count ? frames[found + 1] : NULL, caller );
     for (i = 0; i < frame_count; i++) ok( frames[i] != NULL, "%s: frame %d is NULL\n", how, i );
+    for (i = 0; i < frame_count; i++) ok( module_of( frames[i] ) != NULL, "%s: frame %d %p is in no module\n", how, i, frames[i] );
 }
 
 static void test_messages(void)
@@ -174,27 +178,41 @@ static void test_apc(void)
 /* R-17: a vectored handler sees the faulting address, then the callers of
  * the function that faulted. */
 extern char fault_instr[], fault_resume[];
+#ifdef __x86_64__
+#define PC Rip
+#else
+#define PC Eip
+#endif
 static void *fault_caller;
 
 static void __attribute__((noinline)) fault_function(void)
 {
     fault_caller = __builtin_return_address(0);
+#ifdef __x86_64__
     __asm__ __volatile__( "xorl %%eax,%%eax\n\t"
                           ".globl fault_instr\n"
                           "fault_instr:\n\t"
                           "movl (%%rax),%%eax\n\t"
                           ".globl fault_resume\n"
                           "fault_resume:\n\t" ::: "rax", "memory" );
+#else
+    __asm__ __volatile__( "xorl %%eax,%%eax\n\t"
+                          ".globl _fault_instr\n"
+                          "_fault_instr:\n\t"
+                          "movl (%%eax),%%eax\n\t"
+                          ".globl _fault_resume\n"
+                          "_fault_resume:\n\t" ::: "eax", "memory" );
+#endif
     sink++;
 }
 
 static LONG CALLBACK capture_handler( EXCEPTION_POINTERS *ptrs )
 {
     if (ptrs->ExceptionRecord->ExceptionCode != EXCEPTION_ACCESS_VIOLATION ||
-        ptrs->ContextRecord->Rip != (ULONG_PTR)fault_instr)
+        ptrs->ContextRecord->PC != (ULONG_PTR)fault_instr)
         return EXCEPTION_CONTINUE_SEARCH;
     frame_count = pRtlCaptureStackBackTrace( 0, 64, frames, NULL );
-    ptrs->ContextRecord->Rip = (ULONG_PTR)fault_resume;
+    ptrs->ContextRecord->PC = (ULONG_PTR)fault_resume;
     return EXCEPTION_CONTINUE_EXECUTION;
 }
 
@@ -207,11 +225,25 @@ static void test_exception_handler(void)
     fault_function();
     RemoveVectoredExceptionHandler( handler );
     ok( frame_count > 0, "R-17: no capture in the handler\n" );
+#ifdef _WIN64
     i = find_frame( fault_instr );
     ok( i > 0, "R-17: the faulting address %p is not in the trace (%u frames)\n", fault_instr, frame_count );
     if (i > 0 && i + 1 < frame_count)
         ok( frames[i + 1] == fault_caller, "R-17: after the fault %p, expected the caller %p\n",
             frames[i + 1], fault_caller );
+#else
+    /* x86 differs: there is no machine frame. The faulting address is in
+     * the CONTEXT only, never a return address on the stack; the dispatcher
+     * is entered with the faulting function's EBP, so a frame-pointer walk
+     * goes from the dispatcher (in ntdll) to that function's frame, whose
+     * return address is its caller (docs/X86_WALKS.md) */
+    i = find_frame( fault_caller );
+    ok( i > 0, "R-17: the faulting function's caller %p is not in the trace (%u frames)\n", fault_caller,
+        frame_count );
+    if (i > 0)
+        ok( module_of( frames[i - 1] ) == GetModuleHandleA( "ntdll.dll" ),
+            "R-17: before the caller, %p is not the dispatcher's\n", frames[i - 1] );
+#endif
 }
 
 /* R-17 (continued): the exception handler of the function that faulted,
@@ -224,13 +256,14 @@ extern char seh_fault_instr[], seh_fault_resume[];
 static EXCEPTION_DISPOSITION WINAPI __attribute__((used))
 seh_capture_handler( EXCEPTION_RECORD *rec, void *frame, CONTEXT *context, void *dispatch )
 {
-    if (rec->ExceptionCode != EXCEPTION_ACCESS_VIOLATION || context->Rip != (ULONG_PTR)seh_fault_instr)
+    if (rec->ExceptionCode != EXCEPTION_ACCESS_VIOLATION || context->PC != (ULONG_PTR)seh_fault_instr)
         return ExceptionContinueSearch;
     frame_count = pRtlCaptureStackBackTrace( 0, 64, frames, NULL );
-    context->Rip = (ULONG_PTR)seh_fault_resume;
+    context->PC = (ULONG_PTR)seh_fault_resume;
     return ExceptionContinueExecution;
 }
 
+#ifdef __x86_64__
 __asm__( ".text\n\t"
          ".globl seh_fault\n\t"
          ".def seh_fault; .scl 2; .type 32; .endef\n"
@@ -249,6 +282,33 @@ __asm__( ".text\n\t"
          "addq $0x28,%rsp\n\t"
          "ret\n\t"
          ".seh_endproc" );
+#else
+
+/* x86 differs: a function's exception handler is not found through unwind
+ * data but registered on the stack, in the chain at fs:[0] that
+ * RtlDispatchException follows (Matt Pietrek, "A Crash Course on the Depths
+ * of Win32 Structured Exception Handling", MSJ January 1997). */
+__asm__( ".text\n\t"
+         ".globl _seh_fault\n\t"
+         ".def _seh_fault; .scl 2; .type 32; .endef\n"
+         "_seh_fault:\n\t"
+         "pushl %ebp\n\t"
+         "movl %esp,%ebp\n\t"
+         "pushl $_seh_capture_handler@16\n\t"
+         "pushl %fs:0\n\t"
+         "movl %esp,%fs:0\n\t"
+         "xorl %eax,%eax\n"
+         ".globl _seh_fault_instr\n"
+         "_seh_fault_instr:\n\t"
+         "movl (%eax),%eax\n"
+         ".globl _seh_fault_resume\n"
+         "_seh_fault_resume:\n\t"
+         "popl %fs:0\n\t"
+         "addl $4,%esp\n\t"
+         "popl %ebp\n\t"
+         "ret" );
+
+#endif
 
 static void __attribute__((noinline)) call_seh_fault(void)
 {
@@ -263,6 +323,7 @@ static void test_seh_handler(void)
     frame_count = 0;
     call_seh_fault();
     ok( frame_count > 0, "R-17: no capture in the exception handler\n" );
+#ifdef _WIN64
     i = find_frame( seh_fault_instr );
     ok( i > 0, "R-17: handler: the faulting address %p is not in the trace (%u frames)\n",
         seh_fault_instr, frame_count );
@@ -270,7 +331,21 @@ static void test_seh_handler(void)
         ok( i + 1 < frame_count && in_function( frames[i + 1], call_seh_fault ),
             "R-17: handler: after the fault, %p is not in the caller\n",
             i + 1 < frame_count ? frames[i + 1] : NULL );
+#else
+    /* x86: as above, the dispatcher's frame (ntdll), then the caller */
+    for (i = 0; i < frame_count && !in_function( frames[i], call_seh_fault ); i++) ;
+    ok( i > 0 && i < frame_count, "R-17: handler: the caller of the faulting function is not in the trace (%u frames)\n",
+        frame_count );
+    if (i > 0 && i < frame_count)
+        ok( module_of( frames[i - 1] ) == GetModuleHandleA( "ntdll.dll" ),
+            "R-17: handler: before the caller, %p is not the dispatcher's\n", frames[i - 1] );
+#endif
 }
+
+/* x86 differs: there are no function tables to register on x86
+ * (RtlAddFunctionTable, RtlInstallFunctionTableCallback: x64 and ARM only,
+ * per Microsoft's documentation of them), so R-18 is x86-64's alone. */
+#ifdef __x86_64__
 
 /* R-18: generated code without unwind data ends a back-trace, and so does
  * code described only by a function table registered at run time
@@ -439,6 +514,8 @@ static void test_function_tables(void)
     free_code_stub( &stub );
 }
 
+#endif  /* __x86_64__ */
+
 START_TEST(backtrace_dispatch)
 {
     HMODULE ntdll = GetModuleHandleA( "ntdll.dll" );
@@ -451,5 +528,7 @@ START_TEST(backtrace_dispatch)
     test_apc();
     test_exception_handler();
     test_seh_handler();
+#ifdef __x86_64__
     test_function_tables();
+#endif
 }

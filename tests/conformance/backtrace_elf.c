@@ -3,6 +3,10 @@
  * PE -> ELF -> ELF -> PE -> ELF (capture). Wine only: on Windows the
  * Winelib module does not exist and the test skips.
  *
+ * 32-bit: not run: a 32-bit program runs in WoW64 mode, where there is no
+ * 32-bit Unix side, so no Winelib (ELF) module can be loaded (Wine 8.0's
+ * dlls/ntdll/unix/loader.c: the WoW64 entry of load_so_dll refuses it).
+ *
  * Copyright 2026 The wine-backtrace-wct authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

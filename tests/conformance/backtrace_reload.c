@@ -5,6 +5,10 @@
  * return address is laid out differently, is loaded at its address.
  * unwind_a.dll and unwind_b.dll come from tests/dlls, linked at one base.
  *
+ * 32-bit: not run: unwind_a.dll and unwind_b.dll (tests/dlls) are x86-64
+ * assembly whose frames are told apart by their unwind data, which x86
+ * images do not have (Microsoft, "PE Format", .pdata).
+ *
  * Copyright 2026 The wine-backtrace-wct authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -560,12 +560,16 @@ static void test_reused_process_id( const char *exe )
     free( taken );
     CloseHandle( up );
 }
+#ifdef _WIN64  /* x86 code has no unwind data: a sample stopped in a prologue
+                * or an epilogue is off the frame-pointer chain and loses its
+                * caller, on x86 Windows too (docs/X86_WALKS.md) */
 
 /* C-13 (not in the specification's catalogue): a running thread sampled
  * again and again, in this process and in another one, as a sampling
  * profiler does: wherever it is stopped, in the prologue, the body or the
  * epilogue of spin_leaf, the walk leads back through spin_loop. */
 extern void spin_leaf(void);
+#ifdef __x86_64__
 __asm__( ".text\n\t"
          ".globl spin_leaf\n\t"
          ".def spin_leaf; .scl 2; .type 32; .endef\n"
@@ -585,6 +589,27 @@ __asm__( ".text\n\t"
          "popq %rbx\n\t"
          "ret\n\t"
          ".seh_endproc" );
+#else
+/* x86 differs: a function has no unwind data, and a walk follows the EBP
+ * chain (Microsoft, "x86 architecture" in the debugging docs: frames are
+ * found through EBP; code without a frame pointer needs FPO data); here
+ * spin_leaf keeps a standard EBP frame. A sample taken before its
+ * "movl %esp,%ebp" or at its "ret" finds spin_loop's frame in EBP. */
+__asm__( ".text\n\t"
+         ".globl _spin_leaf\n\t"
+         ".def _spin_leaf; .scl 2; .type 32; .endef\n"
+         "_spin_leaf:\n\t"
+         "pushl %ebp\n\t"
+         "movl %esp,%ebp\n\t"
+         "pushl %ebx\n\t"
+         "pushl %esi\n\t"
+         "movl $0x1234,%ebx\n\t"
+         "movl %ebx,%esi\n\t"
+         "popl %esi\n\t"
+         "popl %ebx\n\t"
+         "popl %ebp\n\t"
+         "ret" );
+#endif
 
 static volatile LONG stop_spinning, spinning;
 
@@ -681,6 +706,13 @@ static void test_running_thread( const char *exe )
     CloseHandle( pi.hThread );
     winetest_pop_context();
 }
+
+#endif  /* _WIN64 */
+
+/* x86 differs: x86 Windows has no function tables to register
+ * (RtlAddFunctionTable, RtlInstallFunctionTableCallback: x64 and ARM only,
+ * per Microsoft's documentation of them), so C-14 is x86-64's alone. */
+#ifdef __x86_64__
 
 /* C-14 (not in the specification's catalogue): generated code. Unlike
  * RtlCaptureStackBackTrace, these walks read the function tables registered
@@ -784,6 +816,8 @@ static void test_function_tables(void)
     CloseHandle( stub_release );
 }
 
+#endif  /* __x86_64__ */
+
 static void child_deny_access( int argc, char **argv )
 {
     deny_everyone( GetCurrentProcess() );
@@ -814,11 +848,13 @@ START_TEST(callstack)
         known_sleep( (HANDLE)(ULONG_PTR)_strtoui64( argv[3], NULL, 10 ) );
         return;
     }
+#ifdef _WIN64
     if (argc >= 3 && !strcmp( argv[2], "spin" ))
     {
         spin_loop();
         return;
     }
+#endif
     if (argc >= 3 && !strcmp( argv[2], "deny_sleep" ))
     {
         child_deny_access( argc, argv );
@@ -844,6 +880,10 @@ START_TEST(callstack)
     test_other_process( argv[0] );
     test_process_after_process( argv[0] );
     test_reused_process_id( argv[0] );
+#ifdef _WIN64
     test_running_thread( argv[0] );
+#endif
+#ifdef __x86_64__
     test_function_tables();
+#endif
 }

@@ -4,6 +4,10 @@
  * another one: both walks must give the same frames. Desktop Windows has no
  * coredll: the test skips there.
  *
+ * 32-bit: not run: the function it steps through is x86-64 code described by
+ * unwind codes; x86 has none (Microsoft, "x64 exception handling": unwind
+ * data is the x64 convention; an x86 walk follows the EBP chain instead).
+ *
  * Copyright 2026 The wine-backtrace-wct authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -17,6 +17,10 @@
  * GetThreadCallStack is coredll's (Windows Embedded Compact): on desktop
  * Windows those parts skip; the handler's back-trace runs everywhere.
  *
+ * 32-bit: not run: its generated code is x86-64 and the case it checks is a
+ * walk by unwind data (RtlAddFunctionTable, which x86 Windows does not
+ * have: Microsoft's documentation of RtlAddFunctionTable lists x64 and ARM).
+ *
  * Copyright 2026 The wine-backtrace-wct authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

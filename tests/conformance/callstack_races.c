@@ -11,6 +11,13 @@
  *
  * Set CALLSTACK_RACE_ROUNDS for a longer run (default 3000 walks).
  *
+ * 32-bit: not run: a thread held still at any instruction has, on x86, no
+ * unwind data to say where its return address is: stopped in a prologue
+ * or an epilogue, or in the middle of a WoW64 system-call transition, its
+ * frame-pointer chain skips a caller or ends early (docs/X86_WALKS.md), so
+ * the exact chains checked here hold for x64 only (a 32-bit run gave 2
+ * such walks in 21362).
+ *
  * Copyright 2026 The wine-backtrace-wct authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -232,6 +232,7 @@ START_TEST(server_fuzz)
         Sleep( 60000 );
         return;
     }
+    if (winetest_get_mainargs( &argv ) >= 3 && !strcmp( argv[2], "exit7" )) ExitProcess( 7 );
     p_wine_server_call = (void *)GetProcAddress( GetModuleHandleA( "ntdll.dll" ), "wine_server_call" );
     p__wine_read_process_memory = (void *)GetProcAddress( GetModuleHandleA( "ntdll.dll" ),
                                                           "__wine_read_process_memory" );
@@ -308,7 +309,10 @@ START_TEST(server_fuzz)
     TerminateProcess( pi.hProcess, 0 );
     CloseHandle( pi.hProcess );
     CloseHandle( pi.hThread );
-    ok( CreateProcessA( NULL, (char *)"cmd.exe /c exit 7", NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ),
+    /* this program again: a 32-bit one has no cmd.exe unless all of
+     * Wine's i386 modules are built (make wow64) */
+    sprintf( cmd, "\"%s\" server_fuzz exit7", argv[0] );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ),
         "no new process after fuzzing\n" );
     ok( WaitForSingleObject( pi.hProcess, 30000 ) == WAIT_OBJECT_0, "the new process hangs\n" );
     GetExitCodeProcess( pi.hProcess, &flags );

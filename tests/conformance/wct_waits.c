@@ -3,7 +3,8 @@
  * Blocked (W-32 to W-36, W-43), a query disturbs nothing (W-37), the
  * bookkeeping behind it touches no memory of the program's or the
  * system's (W-38), and a process whose main thread has exited is read as
- * any other (W-39), and reading its memory stops none of its threads (W-40). Test ids refer to the scenario catalogue in the
+ * any other (W-39), and reading its memory stops none of its threads (W-40);
+ * a cycle runs across a 32-bit and a 64-bit process (W-44). Test ids refer to the scenario catalogue in the
  * project's wait-chain specification.
  *
  * Copyright 2026 The wine-backtrace-wct authors
@@ -765,6 +766,38 @@ static void get_teb_fields( const TEB *teb, struct teb_fields *fields )
     fields->tls_expansion = teb->TlsExpansionSlots;
 }
 
+/* The memory past the TEB that belongs to its allocation, where nothing
+ * may change: on x86_64 the rest of the TEB's two pages (the layer keeps
+ * its wait records and blocked frames there); for 32-bit code the rest of
+ * the 32-bit TEB's page and, in WoW64, the gap after the 64-bit TEB
+ * (TEB32.WowTebOffset leads to it; 0x1838 bytes of 64-bit TEB, then the
+ * gap to the 32-bit TEB at +0x2000), where the layer keeps 32-bit code's
+ * records. */
+struct teb_tail
+{
+    BYTE  *start;
+    SIZE_T size;
+};
+
+static unsigned int get_teb_tails( TEB *teb, struct teb_tail tails[2] )
+{
+    unsigned int n = 0;
+
+#ifdef _WIN64
+    tails[n].start = (BYTE *)teb + sizeof(TEB);
+    tails[n++].size = 0x2000 - sizeof(TEB);
+#else
+    tails[n].start = (BYTE *)teb + sizeof(TEB);
+    tails[n++].size = 0x1000 - sizeof(TEB);
+    if (teb->WowTebOffset < 0)
+    {
+        tails[n].start = (BYTE *)teb + teb->WowTebOffset + 0x1838;
+        tails[n++].size = 0x2000 - 0x1838;
+    }
+#endif
+    return n;
+}
+
 static void test_tls_load_while_blocked(void)
 {
     static const char * const names[] = { "critical section", "SRW lock", "Sleep" };
@@ -773,7 +806,9 @@ static void test_tls_load_while_blocked(void)
     struct teb_fields before[3], after[3];
     HANDLE holder, t[3];
     DWORD tid[3], holder_tid, *tls_index;
-    BYTE *past_teb[3];
+    struct teb_tail tails[3][2];
+    unsigned int tail_count[3], j;
+    BYTE *past_teb[3][2];
     HMODULE dll;
     TEB *teb[3];
     size_t i, k;
@@ -805,9 +840,12 @@ static void test_tls_load_while_blocked(void)
         teb[i] = thread_teb( t[i] );
         ok( teb[i] != NULL, "no TEB\n" );
         get_teb_fields( teb[i], &before[i] );
-        /* the rest of the TEB's allocation (two pages on x86_64) */
-        past_teb[i] = malloc( 0x2000 - sizeof(TEB) );
-        memcpy( past_teb[i], (BYTE *)teb[i] + sizeof(TEB), 0x2000 - sizeof(TEB) );
+        tail_count[i] = get_teb_tails( teb[i], tails[i] );
+        for (j = 0; j < tail_count[i]; j++)
+        {
+            past_teb[i][j] = malloc( tails[i][j].size );
+            memcpy( past_teb[i][j], tails[i][j].start, tails[i][j].size );
+        }
         winetest_pop_context();
     }
 
@@ -837,13 +875,17 @@ static void test_tls_load_while_blocked(void)
         winetest_push_context( "W-38 %s", names[i] );
         get_teb_fields( teb[i], &after[i] );
         ok( !memcmp( &before[i], &after[i], sizeof(before[i]) ), "documented TEB fields changed\n" );
-        for (k = 0; k < 0x2000 - sizeof(TEB); k++)
-            if (past_teb[i][k] != ((BYTE *)teb[i] + sizeof(TEB))[k]) break;
-        ok( k == 0x2000 - sizeof(TEB), "TEB allocation changed at offset %#Ix\n", k + sizeof(TEB) );
+        for (j = 0; j < tail_count[i]; j++)
+        {
+            for (k = 0; k < tails[i][j].size; k++)
+                if (past_teb[i][j][k] != tails[i][j].start[k]) break;
+            ok( k == tails[i][j].size, "TEB allocation changed at offset %#Ix\n",
+                (SIZE_T)(tails[i][j].start + k - (BYTE *)teb[i]) );
+            free( past_teb[i][j] );
+        }
         tls = teb[i]->ThreadLocalStoragePointer;
         ok( tls && tls_index && tls[*tls_index] && *(ULONGLONG *)tls[*tls_index] == 0x1122334455667788ull,
             "the blocked thread has no copy of the DLL's TLS data\n" );
-        free( past_teb[i] );
         winetest_pop_context();
     }
 
@@ -853,6 +895,272 @@ static void test_tls_load_while_blocked(void)
     finish_thread( t[1], FALSE );
     finish_thread( t[2], TRUE );
     FreeLibrary( dll );
+}
+
+/* W-44: a cycle across a 32-bit and a 64-bit process. The build of this
+ * test for the other architecture (x86 for an x64 build, x64 for an x86
+ * one) runs the other half; it is looked for next to this one, in the
+ * layouts of the layer's build tree: NAME32.exe or NAME.exe beside it, or
+ * NAME.exe in a sibling directory ending in 32 or without it. */
+#define XCYCLE_NAME "wct_w41_%lu_%s"
+
+struct xcycle_shared
+{
+    ULONGLONG image_base;
+    ULONGLONG image_size;
+    DWORD     owner_tid;    /* holds the critical section, waits on m1 */
+    DWORD     waiter_tid;   /* owns m2, waits on the critical section */
+};
+
+static WORD image_machine( const char *path )
+{
+    IMAGE_DOS_HEADER dos;
+    IMAGE_FILE_HEADER file;
+    DWORD sig, got;
+    WORD machine = 0;
+    HANDLE handle = CreateFileA( path, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING, 0, NULL );
+
+    if (handle == INVALID_HANDLE_VALUE) return 0;
+    if (ReadFile( handle, &dos, sizeof(dos), &got, NULL ) && got == sizeof(dos) && dos.e_magic == IMAGE_DOS_SIGNATURE &&
+        SetFilePointer( handle, dos.e_lfanew, NULL, FILE_BEGIN ) != INVALID_SET_FILE_POINTER &&
+        ReadFile( handle, &sig, sizeof(sig), &got, NULL ) && got == sizeof(sig) && sig == IMAGE_NT_SIGNATURE &&
+        ReadFile( handle, &file, sizeof(file), &got, NULL ) && got == sizeof(file))
+        machine = file.Machine;
+    CloseHandle( handle );
+    return machine;
+}
+
+static BOOL find_twin( const char *self, char *twin, size_t size )
+{
+#ifdef _WIN64
+    const WORD other = IMAGE_FILE_MACHINE_I386;
+    static const char * const patterns[] = { "%s\\%s32.exe", "%s\\..\\conformance32\\%s.exe", "%s32\\%s.exe",
+                                             "%s\\i386\\%s.exe" };
+#else
+    const WORD other = IMAGE_FILE_MACHINE_AMD64;
+    static const char * const patterns[] = { "%s\\%s.exe", "%s\\..\\conformance\\%s.exe", "%s\\..\\%s.exe" };
+#endif
+    char dir[MAX_PATH], name[MAX_PATH], *p;
+    unsigned int i;
+
+    if (!GetFullPathNameA( self, sizeof(dir), dir, NULL )) return FALSE;
+    if (!(p = strrchr( dir, '\\' ))) return FALSE;
+    *p = 0;
+    strcpy( name, p + 1 );
+    if ((p = strrchr( name, '.' ))) *p = 0;
+#ifndef _WIN64
+    if (strlen( name ) > 2 && !strcmp( name + strlen( name ) - 2, "32" )) name[strlen( name ) - 2] = 0;
+#endif
+    for (i = 0; i < ARRAY_SIZE(patterns); i++)
+    {
+        snprintf( twin, size, patterns[i], dir, name );
+        if (image_machine( twin ) == other) return TRUE;
+    }
+#ifndef _WIN64
+    /* ..\conformance32\NAME.exe -> ..\conformance\NAME.exe */
+    if (strlen( dir ) > 2 && !strcmp( dir + strlen( dir ) - 2, "32" ))
+    {
+        dir[strlen( dir ) - 2] = 0;
+        snprintf( twin, size, "%s\\%s.exe", dir, name );
+        if (image_machine( twin ) == other) return TRUE;
+    }
+#endif
+    return FALSE;
+}
+
+static CRITICAL_SECTION xcycle_cs;
+static HANDLE xcycle_m2, xcycle_owned;
+
+static DWORD WINAPI xcycle_waiter( void *arg )
+{
+    WaitForSingleObject( xcycle_m2, INFINITE );
+    SetEvent( xcycle_owned );
+    EnterCriticalSection( &xcycle_cs );
+    return 0;
+}
+
+/* the other half: the main thread holds the critical section and waits on
+ * the parent's m1; another thread owns m2 and waits on the section */
+static void child_xcycle( DWORD ppid )
+{
+    char name[64];
+    struct xcycle_shared *shared;
+    HANDLE m1, map, ready, thread;
+    IMAGE_NT_HEADERS *nt;
+    DWORD tid;
+
+    sprintf( name, XCYCLE_NAME, ppid, "m1" );
+    m1 = OpenMutexA( SYNCHRONIZE, FALSE, name );
+    sprintf( name, XCYCLE_NAME, ppid, "m2" );
+    xcycle_m2 = CreateMutexA( NULL, FALSE, name );
+    sprintf( name, XCYCLE_NAME, ppid, "map" );
+    map = OpenFileMappingA( FILE_MAP_WRITE, FALSE, name );
+    sprintf( name, XCYCLE_NAME, ppid, "ready" );
+    ready = OpenEventA( EVENT_MODIFY_STATE, FALSE, name );
+    if (!m1 || !xcycle_m2 || !map || !ready) return;
+    shared = MapViewOfFile( map, FILE_MAP_WRITE, 0, 0, sizeof(*shared) );
+
+    InitializeCriticalSection( &xcycle_cs );
+    EnterCriticalSection( &xcycle_cs );
+    xcycle_owned = CreateEventA( NULL, TRUE, FALSE, NULL );
+    thread = CreateThread( NULL, 0, xcycle_waiter, NULL, 0, &tid );
+    WaitForSingleObject( xcycle_owned, INFINITE );
+
+    nt = (IMAGE_NT_HEADERS *)((char *)GetModuleHandleA( NULL ) + ((IMAGE_DOS_HEADER *)GetModuleHandleA( NULL ))->e_lfanew);
+    shared->image_base = (ULONG_PTR)GetModuleHandleA( NULL );
+    shared->image_size = nt->OptionalHeader.SizeOfImage;
+    shared->owner_tid = GetCurrentThreadId();
+    shared->waiter_tid = tid;
+    SetEvent( ready );
+    WaitForSingleObject( m1, INFINITE );  /* until the parent ends it */
+    CloseHandle( thread );
+}
+
+struct xcycle_parent
+{
+    DWORD  ppid;
+    HANDLE owns, ready;
+};
+
+static DWORD WINAPI xcycle_holder( void *arg )
+{
+    struct xcycle_parent *parent = arg;
+    char name[64];
+    HANDLE m1, m2;
+
+    sprintf( name, XCYCLE_NAME, parent->ppid, "m1" );
+    m1 = CreateMutexA( NULL, TRUE, name );
+    SetEvent( parent->owns );
+    WaitForSingleObject( parent->ready, INFINITE );
+    sprintf( name, XCYCLE_NAME, parent->ppid, "m2" );
+    m2 = OpenMutexA( SYNCHRONIZE, FALSE, name );
+    WaitForSingleObject( m2, INFINITE );  /* abandoned when the child is ended */
+    ReleaseMutex( m2 );
+    CloseHandle( m2 );
+    ReleaseMutex( m1 );
+    CloseHandle( m1 );
+    return 0;
+}
+
+static BOOL name_ends_with( const WCHAR *name, DWORD ppid, const char *what )
+{
+    char suffix[64], buffer[WCT_OBJNAME_LENGTH];
+    size_t len, slen;
+
+    WideCharToMultiByte( CP_ACP, 0, name, -1, buffer, sizeof(buffer), NULL, NULL );
+    sprintf( suffix, "\\" XCYCLE_NAME, ppid, what );
+    len = strlen( buffer );
+    slen = strlen( suffix );
+    return len >= slen && !strcmp( buffer + len - slen, suffix );
+}
+
+static void test_cross_bitness_cycle( const char *self )
+{
+    const DWORD flags = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG;
+    struct xcycle_parent parent = { GetCurrentProcessId() };
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    struct xcycle_shared *shared;
+    char twin[MAX_PATH], cmd[2 * MAX_PATH], name[64];
+    HANDLE map, holder, waiter;
+    DWORD holder_tid, wait_time, i;
+
+    if (!find_twin( self, twin, sizeof(twin) ))
+    {
+        skip( "W-44: no build of this test for the other architecture next to %s\n", self );
+        return;
+    }
+    winetest_push_context( "W-44" );
+    sprintf( name, XCYCLE_NAME, parent.ppid, "map" );
+    map = CreateFileMappingA( INVALID_HANDLE_VALUE, NULL, PAGE_READWRITE, 0, sizeof(*shared), name );
+    shared = MapViewOfFile( map, FILE_MAP_WRITE, 0, 0, sizeof(*shared) );
+    sprintf( name, XCYCLE_NAME, parent.ppid, "ready" );
+    parent.ready = CreateEventA( NULL, TRUE, FALSE, name );
+    parent.owns = CreateEventA( NULL, TRUE, FALSE, NULL );
+    holder = start_thread( xcycle_holder, &parent, &holder_tid );
+    WaitForSingleObject( parent.owns, INFINITE );
+
+    sprintf( cmd, "\"%s\" wct_waits xcycle %lu", twin, parent.ppid );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, FALSE, 0, NULL, NULL, &si, &pi ), "no child %s, error %lu\n",
+        twin, GetLastError() );
+    ok( WaitForSingleObject( parent.ready, 10000 ) == WAIT_OBJECT_0, "the child did not get ready\n" );
+
+    {
+        const struct expect expect[] =
+        {
+            BLOCKED( holder_tid ), OBJECT( WctMutexType, WctStatusOwned ),
+            BLOCKED( shared->waiter_tid ), OBJECT( WctCriticalSectionType, WctStatusOwned ),
+            BLOCKED( shared->owner_tid ), OBJECT( WctMutexType, WctStatusOwned ), BLOCKED( holder_tid )
+        };
+        const struct expect from_child[] =
+        {
+            BLOCKED( shared->waiter_tid ), OBJECT( WctCriticalSectionType, WctStatusOwned ),
+            BLOCKED( shared->owner_tid ), OBJECT( WctMutexType, WctStatusOwned ),
+            BLOCKED( holder_tid ), OBJECT( WctMutexType, WctStatusOwned ), BLOCKED( shared->waiter_tid )
+        };
+
+        ok( query_chain( holder_tid, flags, WCT_MAX_NODE_COUNT, expect, 7 ), "failed, error %lu\n", GetLastError() );
+        ok( node_count == 7 && is_cycle == TRUE, "%lu nodes, cycle %d\n", node_count, is_cycle );
+        for (i = 0; i < node_count && i < 7; i++)
+        {
+            ok( nodes[i].ObjectType == expect[i].type && nodes[i].ObjectStatus == expect[i].status,
+                "node %lu: type %u status %u\n", i, nodes[i].ObjectType, nodes[i].ObjectStatus );
+            if (nodes[i].ObjectType != WctThreadType) continue;
+            ok( nodes[i].ThreadObject.ThreadId == expect[i].tid, "node %lu: tid %04lx, expected %04lx\n",
+                i, nodes[i].ThreadObject.ThreadId, expect[i].tid );
+            ok( nodes[i].ThreadObject.ProcessId == (i == 2 || i == 4 ? pi.dwProcessId : parent.ppid),
+                "node %lu: pid %04lx\n", i, nodes[i].ThreadObject.ProcessId );
+        }
+        ok( name_ends_with( nodes[1].LockObject.ObjectName, parent.ppid, "m2" ), "node 1: name %s\n",
+            wine_dbgstr_w( nodes[1].LockObject.ObjectName ) );
+        ok( name_ends_with( nodes[5].LockObject.ObjectName, parent.ppid, "m1" ), "node 5: name %s\n",
+            wine_dbgstr_w( nodes[5].LockObject.ObjectName ) );
+        ok( !nodes[3].LockObject.ObjectName[0], "node 3: name %s\n", wine_dbgstr_w( nodes[3].LockObject.ObjectName ) );
+
+        /* the other process's critical section waiter has a real WaitTime */
+        wait_time = nodes[2].ThreadObject.WaitTime;
+        Sleep( 300 );
+        ok( query_chain( shared->waiter_tid, flags, WCT_MAX_NODE_COUNT, from_child, 7 ), "failed, error %lu\n",
+            GetLastError() );
+        ok( node_count == 7 && is_cycle == TRUE, "from the child: %lu nodes, cycle %d\n", node_count, is_cycle );
+        ok( nodes[0].ThreadObject.WaitTime >= wait_time + 250 && nodes[0].ThreadObject.WaitTime < wait_time + 60000,
+            "wait time %lu after 300 ms, was %lu\n", nodes[0].ThreadObject.WaitTime, wait_time );
+    }
+
+#ifdef _WIN64
+    /* a 64-bit caller walks the 32-bit thread's own frames: its thread
+     * procedure in the child's image among them, none above 4 GB */
+    if (pGetThreadCallStack && (waiter = OpenThread( THREAD_ALL_ACCESS, FALSE, shared->waiter_tid )))
+    {
+        struct call_snapshot frames[64];
+        BOOL in_image = FALSE;
+        ULONG n;
+
+        n = pGetThreadCallStack( waiter, ARRAY_SIZE(frames), frames, 0, 0 );
+        ok( n >= 3 && n < ARRAY_SIZE(frames), "%lu frames, error %lu\n", n, GetLastError() );
+        for (i = 0; i < n; i++)
+        {
+            ok( frames[i].ret_addr && frames[i].ret_addr < 0x100000000ull, "frame %lu: %Ix\n", i, frames[i].ret_addr );
+            if (frames[i].ret_addr > shared->image_base && frames[i].ret_addr < shared->image_base + shared->image_size)
+                in_image = TRUE;
+        }
+        ok( in_image, "no frame in the child's image %I64x\n", shared->image_base );
+        CloseHandle( waiter );
+    }
+#else
+    (void)waiter;
+#endif
+
+    TerminateProcess( pi.hProcess, 0 );
+    WaitForSingleObject( pi.hProcess, 5000 );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+    finish_thread( holder, FALSE );
+    UnmapViewOfFile( shared );
+    CloseHandle( map );
+    CloseHandle( parent.ready );
+    CloseHandle( parent.owns );
+    winetest_pop_context();
 }
 
 START_TEST(wct_waits)
@@ -869,6 +1177,11 @@ START_TEST(wct_waits)
     if (argc >= 3 && !strcmp( argv[2], "idle" ))
     {
         Sleep( 60000 );
+        return;
+    }
+    if (argc >= 4 && !strcmp( argv[2], "xcycle" ))
+    {
+        child_xcycle( strtoul( argv[3], NULL, 10 ) );
         return;
     }
     if (argc >= 4 && !strcmp( argv[2], "cs_deadlock_exit" ))
@@ -909,6 +1222,7 @@ START_TEST(wct_waits)
     test_main_thread_exited( argv[0] );
     test_read_memory_undisturbed( argv[0] );
     test_tls_load_while_blocked();
+    test_cross_bitness_cycle( argv[0] );
 
     pCloseThreadWaitChainSession( session );
 }

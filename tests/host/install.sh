@@ -6,6 +6,9 @@
 # WINEPREFIX, on the installed layer (wctdump finds a deadlock, the
 # prefix's wineserver is the installed one); then both are removed.
 # Nothing outside the scratch directories changes.
+# It builds four packages, each carrying the i386 modules too (xz): on a
+# loaded 2-core machine that takes minutes.
+# timeout: 900
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 . "$TOP/tools/testlib.sh"
@@ -41,7 +44,7 @@ echo "make install DESTDIR=$scratch/destdir prefix=/opt/wine-layer"
 make -s -C "$TOP" install DESTDIR="$scratch/destdir" prefix=/opt/wine-layer >"$scratch/install.log" 2>&1 ||
     { cat "$scratch/install.log"; exit 1; }
 root="$scratch/destdir/opt/wine-layer"
-[ -x "$root/bin/wine-layer" ] && [ -x "$root/lib/wine-layer/loader/wine64" ] &&
+[ -x "$root/bin/wine-layer" ] && [ -x "$root/lib/wine-layer/loader/wine" ] &&
     [ -f "$root/lib/wine-layer/programs/wctdump/x86_64-windows/wctdump.exe" ] ||
     { echo "make install did not install under DESTDIR/prefix:"; find "$scratch/destdir" | head -20; exit 1; }
 try "$root/bin/wine-layer" "$root/lib/wine-layer"

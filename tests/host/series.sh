@@ -50,7 +50,7 @@ for p in "$out"/patches/*.patch; do
         configured=1
     else
         if echo "$changed" | grep -qx 'configure.ac'; then
-            (cd "$tree" && autoreconf -fi >/dev/null 2>&1 && ./configure -q -C --enable-win64 --with-mingw \
+            (cd "$tree" && autoreconf -fi >/dev/null 2>&1 && ./configure -q -C --enable-win64 --enable-archs=i386,x86_64 --with-mingw \
                 --without-x --without-freetype --disable-tests --with-wine-tools="$STAGED" >>"$out/prepare.log" 2>&1) ||
                 { tail -20 "$out/prepare.log"; echo "series: $(basename "$p"): the tree does not configure"; exit 1; }
         fi
@@ -120,7 +120,7 @@ for d in $tests; do
     done
 done
 echo "series: building the tests:$tests$objects"
-(cd "$tree" && autoreconf -fi >/dev/null 2>&1 && ./configure -q -C --enable-win64 --with-mingw --without-x \
+(cd "$tree" && autoreconf -fi >/dev/null 2>&1 && ./configure -q -C --enable-win64 --enable-archs=i386,x86_64 --with-mingw --without-x \
     --without-freetype --enable-tests --with-wine-tools="$STAGED" >>"$out/prepare.log" 2>&1) ||
     { tail -20 "$out/prepare.log"; exit 1; }
 sh "$TOP/tools/build.sh" "$tree" "$(nproc)" "$tests" "" ""

@@ -12,6 +12,8 @@
 
 #include <windows.h>
 
+#ifdef __x86_64__  /* x86 has no function tables to register (RtlAddFunctionTable) */
+
 struct code_stub
 {
     BYTE             *code;        /* void stub(void): calls the target */
@@ -54,5 +56,7 @@ static inline void free_code_stub( struct code_stub *stub )
 {
     VirtualFree( stub->code, 0, MEM_RELEASE );
 }
+
+#endif  /* __x86_64__ */
 
 #endif  /* __TEST_CODE_STUB_H */
