@@ -1,7 +1,9 @@
 #!/bin/sh
-# The launcher: its own --help and --version, --env refuses a program, a
-# prefix of another user gets a hint, a prefix set up by the other flavour
-# is not rewritten silently, a 32-bit program is told to use --stock, and
+# The launcher: its own --help and --version, --env refuses a program, the
+# default prefix is named after the tree, a prefix of another user gets a
+# hint, a prefix set up by the other flavour is not rewritten silently, a
+# 32-bit program is told to use --stock, a wineserver that works in its
+# prefix for a moment is still found, and
 # 100 programs launched back to back (four at a time, each right after
 # another) are never refused because a Wine process passing through the
 # server's directory was taken for another wineserver.
@@ -36,6 +38,15 @@ grep -q "^wine-layer [0-9]" "$dir/out" || { echo "--version: no version of the l
 run 1 "--env prints the environment and runs nothing: drop 'true.exe'" --env true.exe
 run 1 "unknown option --bogus" --bogus
 
+# the default prefix goes by the tree's own name (build/wine: build/prefix,
+# build/wine-san: build/prefix-san), not by a directory above it that is
+# called wine-something (a checkout in ~/wine-layer)
+for case in wine-layer/build/wine:prefix wine-layer/build/wine-san:prefix-san; do
+    got=$(unset WINEPREFIX; WINE_LAYER_TREE="$dir/${case%:*}" "$LAYER" --env | sed -n 's/^WINEPREFIX=//p')
+    [ "$got" = "$TOP/build/${case#*:}" ] && echo "tree ${case%:*}: prefix build/${case#*:}" ||
+        { echo "tree ${case%:*}: prefix $got, expected $TOP/build/${case#*:}"; fail=1; }
+done
+
 # a 32-bit program: the same file, marked for i386
 cp "$dir/true.exe" "$dir/true32.exe"
 lfanew=$(od -An -tu4 -j60 -N4 "$dir/true32.exe" | tr -d ' ')
@@ -61,6 +72,23 @@ WINEPREFIX="$dir/switch" run 1 "was set up by the layer; running stock Wine ther
     --stock "$dir/true.exe"
 rm "$dir/switch/.wine-layer-flavour"
 WINEPREFIX="$dir/switch" run 1 "was set up by another Wine; running the layer there" "$dir/true.exe"
+
+# a wineserver that works in its prefix for a moment (it loads or saves the
+# registry there) is still the prefix's: the launcher finds it by the lock
+# file it holds, so wctdump does not say that nothing runs there; here one
+# that is not the layer's, in a prefix with no other server
+mkdir -p "$dir/busy/prefix"
+: >"$dir/busy/prefix/system.reg"
+echo layer >"$dir/busy/prefix/.wine-layer-flavour"
+sdir="$dir/busy/tmp/server-$(stat -c '%d-%i' "$dir/busy/prefix" | awk -F- '{ printf "%x-%x", $1, $2 }')"
+mkdir -p "$sdir"
+: >"$sdir/lock"
+cp "$(command -v sleep)" "$dir/busy/wineserver"
+(cd "$dir/busy/prefix" && exec "$dir/busy/wineserver" 60 9<"$sdir/lock") &
+busy=$!
+for i in $(seq 50); do [ "$(readlink "/proc/$busy/fd/9")" = "$sdir/lock" ] && break; sleep 0.1; done
+WINEPREFIX="$dir/busy/prefix" run 2 "is served by another wineserver ($dir/busy/wineserver)" wctdump
+kill $busy; wait $busy 2>/dev/null || true
 
 # 100 launches, each right after another
 "$LAYER" --kill
