@@ -160,9 +160,12 @@ NTSTATUS WINAPI __wine_read_process_memory( ULONG pid, const void *addr, void *b
     int tries;
 
     if (!size) return STATUS_SUCCESS;
+#ifdef _WIN64
     /* the file's offsets are signed, and the top ones mean "where the file
-     * pointer is" to NtReadFile: no process maps anything there */
+     * pointer is" to NtReadFile: no process maps anything there (a 32-bit
+     * caller's addresses and sizes stay far below) */
     if (size > 0x7fffffffffffffffull || (ULONG_PTR)addr > 0x7fffffffffffffffull - size) return STATUS_PARTIAL_COPY;
+#endif
 
     for (tries = 0; tries < 3; tries++)
     {
