@@ -787,9 +787,28 @@ static void classify( struct thread_report *report, DWORD pid )
     else unfollowed_kinds[last->wait_kind < WAIT_RECORD_KIND_COUNT ? last->wait_kind : 0]++;
 }
 
-static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thread_report *report )
+/* dbghelp's walk of a held thread from its registers, for 'machine' */
+static void stack_walk( struct target *target, HANDLE thread, DWORD machine, DWORD64 pc, DWORD64 sp,
+                        DWORD64 fp, void *context, struct thread_report *report )
 {
     STACKFRAME64 frame;
+
+    memset( &frame, 0, sizeof(frame) );
+    frame.AddrPC.Offset = pc;
+    frame.AddrPC.Mode = AddrModeFlat;
+    frame.AddrStack.Offset = sp;
+    frame.AddrStack.Mode = AddrModeFlat;
+    frame.AddrFrame.Offset = fp;
+    frame.AddrFrame.Mode = AddrModeFlat;
+    while (report->stack_count < MAX_STACK &&
+           StackWalk64( machine, target->process, thread, &frame, context, NULL,
+                        SymFunctionTableAccess64, SymGetModuleBase64, NULL ) &&
+           frame.AddrPC.Offset)
+        report->stack[report->stack_count++] = frame.AddrPC.Offset;
+}
+
+static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thread_report *report )
+{
     CONTEXT context;
     WOW64_CONTEXT wow_context;
     BOOL wow64 = FALSE;
@@ -802,36 +821,12 @@ static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thre
     {
         wow_context.ContextFlags = WOW64_CONTEXT_FULL;
         if (Wow64GetThreadContext( thread, &wow_context ))
-        {
-            memset( &frame, 0, sizeof(frame) );
-            frame.AddrPC.Offset = wow_context.Eip;
-            frame.AddrPC.Mode = AddrModeFlat;
-            frame.AddrStack.Offset = wow_context.Esp;
-            frame.AddrStack.Mode = AddrModeFlat;
-            frame.AddrFrame.Offset = wow_context.Ebp;
-            frame.AddrFrame.Mode = AddrModeFlat;
-            while (report->stack_count < MAX_STACK &&
-                   StackWalk64( IMAGE_FILE_MACHINE_I386, target->process, thread, &frame, &wow_context, NULL,
-                                SymFunctionTableAccess64, SymGetModuleBase64, NULL ) &&
-                   frame.AddrPC.Offset)
-                report->stack[report->stack_count++] = frame.AddrPC.Offset;
-        }
+            stack_walk( target, thread, IMAGE_FILE_MACHINE_I386, wow_context.Eip, wow_context.Esp,
+                        wow_context.Ebp, &wow_context, report );
     }
     else if (GetThreadContext( thread, &context ))
-    {
-        memset( &frame, 0, sizeof(frame) );
-        frame.AddrPC.Offset = context.Rip;
-        frame.AddrPC.Mode = AddrModeFlat;
-        frame.AddrStack.Offset = context.Rsp;
-        frame.AddrStack.Mode = AddrModeFlat;
-        frame.AddrFrame.Offset = context.Rbp;
-        frame.AddrFrame.Mode = AddrModeFlat;
-        while (report->stack_count < MAX_STACK &&
-               StackWalk64( IMAGE_FILE_MACHINE_AMD64, target->process, thread, &frame, &context, NULL,
-                            SymFunctionTableAccess64, SymGetModuleBase64, NULL ) &&
-               frame.AddrPC.Offset)
-            report->stack[report->stack_count++] = frame.AddrPC.Offset;
-    }
+        stack_walk( target, thread, IMAGE_FILE_MACHINE_AMD64, context.Rip, context.Rsp, context.Rbp,
+                    &context, report );
     ResumeThread( thread );
 }
 
