@@ -121,14 +121,16 @@ wait_for_ready() {
     return 1
 }
 
-# start_program NAME SECONDS [VAR=VALUE...] EXE [ARG...]: starts EXE in $dir
+# start_program [--ready WORD] NAME SECONDS [VAR=VALUE...] EXE [ARG...]: starts EXE in $dir
 # on the layer with those variables set, its output in $dir/NAME.out and
 # NAME.err (emptied first: a line left by an earlier run must not count),
 # and sets $pid once the program says it is ready (wait_for_ready, under
-# EXE's name without .exe). If it does not, says so with its error output,
+# EXE's name without .exe, or WORD). If it does not, says so with its error output,
 # stops the prefix's processes and ends the test with status 1. The program
 # is a job of the test's shell, so the test's "wait" waits for it.
 start_program() {
+    sp_ready=""
+    [ "$1" = --ready ] && { sp_ready=$2; shift 2; }
     sp_name=$1 sp_secs=$2
     shift 2
     : >"$dir/$sp_name.out"
@@ -138,10 +140,53 @@ start_program() {
         exec "$LAYER" "$@" >"$dir/$sp_name.out" 2>"$dir/$sp_name.err"
     ) &
     for sp_exe; do [ "${sp_exe#*=}" = "$sp_exe" ] && break; done
-    pid=$(wait_for_ready "$dir/$sp_name.out" "${sp_exe%.exe}" "$sp_secs") || pid=
+    pid=$(wait_for_ready "$dir/$sp_name.out" "${sp_ready:-${sp_exe%.exe}}" "$sp_secs") || pid=
     [ -n "$pid" ] && return 0
     echo "$* ($sp_name) did not start"
     cat "$dir/$sp_name.err"
     "$LAYER" --kill
     exit 1
+}
+
+# wait_for_lines FILE PATTERN COUNT: waits until FILE has COUNT lines that
+# match PATTERN (grep's), a minute at most; says so and fails otherwise.
+wait_for_lines() {
+    for wl_i in $(seq 600); do
+        [ "$(grep -c -- "$2" "$1" 2>/dev/null || true)" -ge "$3" ] && return 0
+        sleep 0.1
+    done
+    echo "$1: no $3 lines '$2' within a minute"
+    return 1
+}
+
+# expect_launcher [--stderr] STATUS PATTERN [VAR=VALUE...] [--] ARG...: runs
+# the launcher with ARGs (and those variables set) and checks that it exits
+# with STATUS and prints PATTERN (a fixed string); sets fail=1 otherwise,
+# showing what it printed. Its output is left in $dir/out (stdout and
+# stderr together). With --stderr, PATTERN must be on stderr ($dir/err)
+# and stdout ($dir/out) must stay empty: a message that is no result.
+expect_launcher() {
+    el_split=""
+    [ "$1" = --stderr ] && { el_split=1; shift; }
+    el_status=$1 el_pattern=$2 el_env=""
+    shift 2
+    while [ "${1#*=}" != "$1" ] && [ "${1#-}" = "$1" ]; do el_env="$el_env $1"; shift; done
+    [ "$1" = -- ] && shift
+    el_rc=0
+    if [ -n "$el_split" ]; then
+        env $el_env "$LAYER" "$@" >"$dir/out" 2>"$dir/err" || el_rc=$?
+        el_text="$dir/err"
+        [ -s "$dir/out" ] && el_rc="$el_rc (and a result on stdout)"
+    else
+        env $el_env "$LAYER" "$@" >"$dir/out" 2>&1 || el_rc=$?
+        el_text="$dir/out"
+    fi
+    if [ "$el_rc" = "$el_status" ] && grep -qF -- "$el_pattern" "$el_text"; then
+        echo "${el_env# }${el_env:+ }wine-layer ${*##*/}: exit $el_rc, '$(grep -F -- "$el_pattern" "$el_text" | head -1)'"
+    else
+        echo "${el_env# }${el_env:+ }wine-layer $*: exit $el_rc:"
+        sed 's/^/    | /' "$dir/out" ${el_split:+"$dir/err"}
+        echo "    expected exit $el_status and '$el_pattern'${el_split:+ on stderr, nothing on stdout}"
+        fail=1
+    fi
 }

@@ -42,6 +42,13 @@ static unsigned int next_random(void)
     return (seed >> 8) ^ (seed << 20);
 }
 
+/* a raw request of the layer's protocol, as ntdll's SERVER_START_REQ makes it */
+static void init_request( struct __server_request_info *info, enum request code )
+{
+    memset( info, 0, sizeof(*info) );
+    info->u.req.request_header.req = code;
+}
+
 struct outcome
 {
     unsigned int success, not_found, invalid, denied, other;
@@ -55,9 +62,7 @@ static NTSTATUS send_request( DWORD tid, DWORD flags, void *buffer, unsigned int
     const struct get_wait_chain_reply * const reply = &__req.u.reply.get_wait_chain_reply;
     NTSTATUS status;
 
-    memset( &__req, 0, sizeof(__req) );
-    __req.u.req.request_header.req = REQ_get_wait_chain;
-    __req.data_count = 0;
+    init_request( &__req, REQ_get_wait_chain );
     req->tid = tid;
     req->flags = flags;
     __req.reply_data = buffer;
@@ -134,8 +139,7 @@ static NTSTATUS open_process_memory( HANDLE process, HANDLE *file )
     const struct open_process_memory_reply * const reply = &__req.u.reply.open_process_memory_reply;
     NTSTATUS status;
 
-    memset( &__req, 0, sizeof(__req) );
-    __req.u.req.request_header.req = REQ_open_process_memory;
+    init_request( &__req, REQ_open_process_memory );
     req->handle = (obj_handle_t)(ULONG_PTR)process;
     *file = NULL;
     if (!(status = p_wine_server_call( &__req ))) *file = (HANDLE)(ULONG_PTR)reply->file;

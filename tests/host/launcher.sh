@@ -9,6 +9,7 @@
 # another) are never refused because a Wine process passing through the
 # server's directory was taken for another wineserver.
 set -eu
+. "$TOP/tools/testlib.sh"
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 dir="$TESTBIN/host/launcher"
 rm -rf "$dir"
@@ -18,26 +19,13 @@ x86_64-w64-mingw32-gcc -o "$dir/true.exe" "$dir/true.c"
 unset WINEDEBUG
 fail=0
 
-# run STATUS PATTERN ARGS...: the launcher's exit status and a line of its output
-run() {
-    status=$1 pattern=$2; shift 2
-    rc=0
-    "$LAYER" "$@" >"$dir/out" 2>&1 || rc=$?
-    if [ $rc = "$status" ] && grep -qF -- "$pattern" "$dir/out"; then
-        echo "wine-layer $*: exit $rc, '$(grep -F -- "$pattern" "$dir/out" | head -1)'"
-    else
-        echo "wine-layer $*: exit $rc:"; sed 's/^/    | /' "$dir/out"
-        echo "    expected exit $status and '$pattern'"; fail=1
-    fi
-}
-
-run 0 "Usage: wine-layer [--stock] PROGRAM" --help
+expect_launcher 0 "Usage: wine-layer [--stock] PROGRAM" --help
 if grep -q "Usage: wine PROGRAM" "$dir/out"; then echo "--help prints Wine's usage"; fail=1; fi
 . "$TOP/tools/config.sh"
-run 0 "runs on ${WINE_SERIES}" --version
+expect_launcher 0 "runs on ${WINE_SERIES}" --version
 grep -q "^wine-layer [0-9]" "$dir/out" || { echo "--version: no version of the layer"; fail=1; }
-run 1 "--env prints the environment and runs nothing: drop 'true.exe'" --env true.exe
-run 1 "unknown option --bogus" --bogus
+expect_launcher 1 "--env prints the environment and runs nothing: drop 'true.exe'" --env true.exe
+expect_launcher 1 "unknown option --bogus" --bogus
 
 # the default prefix goes by the tree's own name (build/wine: build/prefix,
 # build/wine-san: build/prefix-san), not by a directory above it that is
@@ -55,7 +43,7 @@ printf '\114\001' | dd of="$dir/true32.exe" bs=1 seek=$((lfanew + 4)) conv=notru
 if [ -x /usr/lib/wine/wine ]; then
     echo "Debian's wine32 is installed: stock Wine runs 32-bit programs itself"
 else
-    run 1 "runs those only with Debian's wine32" --stock "$dir/true32.exe"
+    expect_launcher 1 "runs those only with Debian's wine32" --stock "$dir/true32.exe"
     grep -qF -- "wine-layer $dir/true32.exe" "$dir/out" || { echo "no hint to run it on the layer"; fail=1; }
 fi
 
@@ -63,7 +51,7 @@ fi
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
     mkdir -p "$dir/theirs"
     chown nobody "$dir/theirs"
-    WINEPREFIX="$dir/theirs" run 1 "set WINEPREFIX to a directory of yours" "$dir/true.exe"
+    WINEPREFIX="$dir/theirs" expect_launcher 1 "set WINEPREFIX to a directory of yours" "$dir/true.exe"
 else
     echo "(not root: the prefix of another user is not tried)"
 fi
@@ -73,10 +61,10 @@ mkdir -p "$dir/switch"
 : >"$dir/switch/system.reg"
 echo 1 >"$dir/switch/.update-timestamp"
 echo layer >"$dir/switch/.wine-layer-flavour"
-WINEPREFIX="$dir/switch" run 1 "was set up by the layer; running stock Wine there makes Wine update the prefix" \
+WINEPREFIX="$dir/switch" expect_launcher 1 "was set up by the layer; running stock Wine there makes Wine update the prefix" \
     --stock "$dir/true.exe"
 rm "$dir/switch/.wine-layer-flavour"
-WINEPREFIX="$dir/switch" run 1 "was set up by another Wine; running the layer there" "$dir/true.exe"
+WINEPREFIX="$dir/switch" expect_launcher 1 "was set up by another Wine; running the layer there" "$dir/true.exe"
 
 # a wineserver that works in its prefix for a moment (it loads or saves the
 # registry there) is still the prefix's: the launcher finds it by the lock
@@ -92,7 +80,7 @@ cp "$(command -v sleep)" "$dir/busy/wineserver"
 (cd "$dir/busy/prefix" && exec "$dir/busy/wineserver" 60 9<"$sdir/lock") &
 busy=$!
 for i in $(seq 50); do [ "$(readlink "/proc/$busy/fd/9")" = "$sdir/lock" ] && break; sleep 0.1; done
-WINEPREFIX="$dir/busy/prefix" run 2 "is served by another wineserver ($dir/busy/wineserver)" wctdump
+WINEPREFIX="$dir/busy/prefix" expect_launcher 2 "is served by another wineserver ($dir/busy/wineserver)" wctdump
 kill $busy; wait $busy 2>/dev/null || true
 
 # 100 launches, each right after another

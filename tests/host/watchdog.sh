@@ -19,20 +19,13 @@ x86_64-w64-mingw32-gcc -o "$dir/true.exe" "$dir/true.c"
 fail=0
 
 # wait_for FILE PATTERN COUNT: until FILE has COUNT lines matching, a minute at most
-wait_for() {
-    for i in $(seq 600); do
-        [ "$(grep -c -- "$2" "$1" 2>/dev/null || true)" -ge "$3" ] && return 0
-        sleep 0.1
-    done
-    echo "$1: no $3 lines '$2' within a minute"; return 1
-}
 
 # one process, three cycles
 : >"$dir/on.out"; : >"$dir/on.err"  # not the lines of an earlier run
 WINE_DEADLOCK_WATCHDOG=2 "$LAYER" "$dir/deadlocks.exe" >"$dir/on.out" 2>"$dir/on.err" &
 # three cycle reports, and every report begun (Wine's own programs are
 # watched too, and a thread of a cycle may also be not responding) ended
-wait_for "$dir/on.err" 'watchdog: deadlock in deadlocks.exe' 3 || fail=1
+wait_for_lines "$dir/on.err" 'watchdog: deadlock in deadlocks.exe' 3 || fail=1
 for i in $(seq 600); do
     [ "$(grep -c 'watchdog: end of report' "$dir/on.err")" -ge "$(grep -c 'watchdog: \(deadlock\|not responding\) in ' "$dir/on.err")" ] &&
         break
@@ -69,8 +62,8 @@ if grep -q 'watchdog:     #.* 0x[0-9a-f]*$' "$dir/on.err"; then echo "on: a fram
 for f in a.out a.err b.out b.err; do : >"$dir/$f"; done
 WINE_DEADLOCK_WATCHDOG=2 "$LAYER" "$dir/xproc.exe" a >"$dir/a.out" 2>"$dir/a.err" &
 WINE_DEADLOCK_WATCHDOG=2 "$LAYER" "$dir/xproc.exe" b >"$dir/b.out" 2>"$dir/b.err" &
-wait_for "$dir/a.err" 'watchdog: end of report' 1 || fail=1
-wait_for "$dir/b.err" 'watchdog: end of report' 1 || fail=1
+wait_for_lines "$dir/a.err" 'watchdog: end of report' 1 || fail=1
+wait_for_lines "$dir/b.err" 'watchdog: end of report' 1 || fail=1
 "$LAYER" --kill
 wait
 for side in a b; do
@@ -93,7 +86,7 @@ build_exe "$TOP/tests/host/programs/unresponsive.c" "$dir/unresponsive.exe"
 WINE_DEADLOCK_WATCHDOG=2 "$LAYER" "$dir/unresponsive.exe" >"$dir/nr.out" 2>"$dir/nr.err" &
 pid=$(wait_for_ready "$dir/nr.out" unresponsive 60) || true
 tid=$(sed -n 's/^unresponsive: thread \([0-9]*\).*/\1/p' "$dir/nr.out")
-wait_for "$dir/nr.err" 'watchdog: not responding in unresponsive.exe' 1 || fail=1
+wait_for_lines "$dir/nr.err" 'watchdog: not responding in unresponsive.exe' 1 || fail=1
 # wctdump says "not responding" from 5 s on, as Windows does: ask until it
 # does (two more rounds of the watchdog meanwhile: still one report), and
 # until the busy thread is caught waiting for its next message (on a loaded

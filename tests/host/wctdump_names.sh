@@ -7,6 +7,7 @@
 # and whose text report follows the (UTF-8) locale. wctdump's stderr is
 # empty without WINEDEBUG.
 set -eu
+. "$TOP/tools/testlib.sh"
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 dir="$TESTBIN/host/names"
 rm -rf "$dir"
@@ -20,23 +21,10 @@ x86_64-w64-mingw32-gcc -O1 -o "$dir/hang é.exe" "$src"
 unset WINEDEBUG
 export LC_ALL=C.UTF-8
 
-names="hang-g hang-dwarf4 hang-O1 hang é"
-for base in hang-g hang-dwarf4 hang-O1 "hang é"; do
-    : >"$dir/$base.out"; : >"$dir/$base.watchdog"  # not the lines of an earlier run
-    (cd "$dir" && WINE_DEADLOCK_WATCHDOG=1 exec "$LAYER" "$base.exe" >"$base.out" 2>"$base.watchdog") &
-done
 pids=""
 for base in hang-g hang-dwarf4 hang-O1 "hang é"; do
-    pid=""
-    for i in $(seq 600); do
-        pid=$(sed -n 's/^hang: pid \([0-9]*\) ready.*/\1/p' "$dir/$base.out")
-        [ -n "$pid" ] && grep -q 'watchdog: end of report' "$dir/$base.watchdog" && break
-        sleep 0.1
-    done
-    if [ -z "$pid" ]; then
-        echo "$base: did not hang and get reported within a minute"; cat "$dir/$base.out" "$dir/$base.watchdog"
-        "$LAYER" --kill; wait; exit 1
-    fi
+    start_program --ready hang "$base" 60 WINE_DEADLOCK_WATCHDOG=1 "$base.exe"
+    wait_for_lines "$dir/$base.err" 'watchdog: end of report' 1 || { "$LAYER" --kill; wait; exit 1; }
     pids="$pids $pid"
 done
 "$LAYER" wctdump --json $pids >"$dir/report.json" 2>"$dir/wctdump.err" || true
@@ -60,7 +48,7 @@ for base in ["hang-g", "hang-dwarf4", "hang-O1", "hang é"]:
     assert len(dead) == 2, dead
     # the watchdog's stacks, thread by thread
     watchdog, tid = {}, None
-    for line in open("%s/%s.watchdog" % (dir, base), encoding="utf-8"):
+    for line in open("%s/%s.err" % (dir, base), encoding="utf-8"):
         m = re.match(r"wine: watchdog:   stack of thread (\d+):", line)
         if m: tid = int(m.group(1)); watchdog[tid] = []; continue
         m = re.match(r"wine: watchdog:     #\d+ (.*)$", line)

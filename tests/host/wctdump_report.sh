@@ -24,7 +24,7 @@ for i in $(seq 100); do
 done
 "$LAYER" wctdump --raw "$pid" >"$dir/raw.txt" 2>/dev/null || true
 "$LAYER" wctdump --json "$pid" >"$dir/report.json" 2>/dev/null || true
-for i in $(seq 100); do grep -q 'watchdog: end of report' "$dir/cxx.err" && break; sleep 0.1; done
+wait_for_lines "$dir/cxx.err" 'watchdog: end of report' 1 || fail=1
 "$LAYER" --kill
 wait
 cat "$dir/report.txt"

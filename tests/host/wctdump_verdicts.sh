@@ -19,56 +19,39 @@ unset WINEDEBUG
 fail=0
 prefix=$("$LAYER" --env | sed -n 's/^WINEPREFIX=//p')
 
-# run STATUS PATTERN [ENV=VALUE...] -- ARGS...: exit status, a line of stderr, nothing on stdout
-run() {
-    status=$1 pattern=$2; shift 2
-    envs=""
-    while [ "$1" != -- ]; do envs="$envs $1"; shift; done
-    shift
-    rc=0
-    env $envs "$LAYER" "$@" >"$dir/out" 2>"$dir/err" || rc=$?
-    if [ $rc = "$status" ] && grep -qF -- "$pattern" "$dir/err" && [ ! -s "$dir/out" ]; then
-        echo "$envs $*: exit $rc, '$(head -1 "$dir/err")'"
-    else
-        echo "$envs $*: exit $rc, stderr '$(cat "$dir/err")', stdout '$(head -3 "$dir/out")';" \
-             "expected exit $status, '$pattern', nothing on stdout"
-        fail=1
-    fi
-}
-
 # a wrong WINEPREFIX: said, and nothing created
 rm -rf "$dir/no-prefix"
-run 4 "there is no Wine prefix at $dir/no-prefix" WINEPREFIX="$dir/no-prefix" -- wctdump
+expect_launcher --stderr 4 "there is no Wine prefix at $dir/no-prefix" WINEPREFIX="$dir/no-prefix" -- wctdump
 [ ! -e "$dir/no-prefix" ] && echo "no prefix created" || { echo "$dir/no-prefix was created"; fail=1; }
-run 4 "there is no Wine prefix" WINEPREFIX="$dir/no-prefix" -- wctdump --json 32
+expect_launcher --stderr 4 "there is no Wine prefix" WINEPREFIX="$dir/no-prefix" -- wctdump --json 32
 [ ! -e "$dir/no-prefix" ] || fail=1
 
 # the prefix exists but nothing runs there
 "$LAYER" --kill
-run 4 "no program runs in $prefix (its wineserver is not running)" -- wctdump
+expect_launcher --stderr 4 "no program runs in $prefix (its wineserver is not running)" -- wctdump
 # only Wine's own processes (a wineserver kept alive, and what wctdump's start brings up)
 WINEPREFIX="$prefix" "$TOP/build/wine/server/wineserver" -p
-run 4 "no program runs in this prefix, only Wine's own processes" -- wctdump
+expect_launcher --stderr 4 "no program runs in this prefix, only Wine's own processes" -- wctdump
 "$LAYER" --kill
 
 # stock Wine has no wctdump to run
-run 2 "stock Wine has no Wait Chain Traversal" -- --stock wctdump
+expect_launcher --stderr 2 "stock Wine has no Wait Chain Traversal" -- --stock wctdump
 
 # threads on waits without an owner to follow: counted, exit 5, not "no deadlock"
 start_program waits 120 waits.exe
-# the threads block a moment after they start: ask until the seven are counted, 10 s at most
+# the threads block a moment after they start: ask until the eight are counted, 10 s at most
 for i in $(seq 100); do
     rc=0; "$LAYER" wctdump --json "$pid" >"$dir/report.json" 2>/dev/null || rc=$?
-    grep -q '"unfollowed_threads": 7,' "$dir/report.json" && break
+    grep -q '"unfollowed_threads": 8,' "$dir/report.json" && break
     sleep 0.1
 done
 grep -q '"verdict": "unfollowed", "exit_status": 5,' "$dir/report.json" && [ $rc = 5 ] &&
-    echo "json: verdict unfollowed, exit 5, 7 unfollowed threads" ||
+    echo "json: verdict unfollowed, exit 5, 8 unfollowed threads" ||
     { echo "json: exit $rc"; cat "$dir/report.json"; fail=1; }
 rc=0; "$LAYER" wctdump "$pid" >"$dir/report.txt" 2>/dev/null || rc=$?
 head -3 "$dir/report.txt"
 if [ $rc = 5 ] && [ "$(sed -n 1p "$dir/report.txt")" = "no deadlock found, but not every chain could be followed" ] &&
-   [ "$(sed -n 2p "$dir/report.txt")" = "7 blocked threads wait on something whose owner cannot be followed (4 on an event, a semaphore or another object without an owner, 1 on an SRW lock (std::mutex of MSVC's STL), 1 on a condition variable, 1 on WaitOnAddress): a deadlock through them would not show" ]; then
+   [ "$(sed -n 2p "$dir/report.txt")" = "8 blocked threads wait on something whose owner cannot be followed (5 on an event, a semaphore or another object without an owner, 1 on an SRW lock (std::mutex of MSVC's STL), 1 on a condition variable, 1 on WaitOnAddress): a deadlock through them would not show" ]; then
     echo "text: exit 5, the summary counts them by kind"
 else
     echo "text: exit $rc"; fail=1

@@ -10,6 +10,7 @@
 # program or ELF module gets a clear error and no prefix is made for it.
 # timeout: 600
 set -eu
+. "$TOP/tools/testlib.sh"
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 dir="$TESTBIN/host/wow64"
 rm -rf "$dir"
@@ -38,20 +39,7 @@ modules=$(cd "$STAGED" && for d in dlls/*/i386-windows programs/*/i386-windows; 
     case "$m:$d" in *.*:*) f=$m ;; *:programs/*) f=$m.exe ;; *) f=$m.dll ;; esac
     [ -f "$d/$f" ] && echo "$f"; done | sort)
 
-# run STATUS PATTERN ARGS...: the launcher's exit status and a line of its output
-run() {
-    status=$1 pattern=$2; shift 2
-    rc=0
-    "$LAYER" "$@" >"$dir/out" 2>&1 || rc=$?
-    if [ $rc = "$status" ] && grep -qF -- "$pattern" "$dir/out"; then
-        echo "wine-layer ${*##*/}: exit $rc, '$(grep -F -- "$pattern" "$dir/out" | head -1)'"
-    else
-        echo "wine-layer $*: exit $rc:"; sed 's/^/    | /' "$dir/out"
-        echo "    expected exit $status and '$pattern'"; fail=1
-    fi
-}
-
-run 0 "32-bit, wow64 1, user32 1" "$dir/hello.exe"
+expect_launcher 0 "32-bit, wow64 1, user32 1" "$dir/hello.exe"
 grep -qF "putting the layer's $(echo "$modules" | wc -l) i386 modules into $sys" "$dir/out" ||
     { echo "the first run did not say it fills syswow64"; fail=1; }
 have=$(ls "$sys" | sort)
@@ -60,16 +48,16 @@ for f in $modules; do
     cmp -s "$sys/$f" "$(cd "$STAGED" && ls -d dlls/*/i386-windows/"$f" programs/*/i386-windows/"$f" 2>/dev/null |
         sed "s|^|$STAGED/|" | head -1)" || { echo "syswow64/$f differs from the build's"; fail=1; }
 done
-run 0 "32-bit, wow64 1" "$dir/hello.exe"
+expect_launcher 0 "32-bit, wow64 1" "$dir/hello.exe"
 if grep -q "wine-layer:" "$dir/out"; then echo "the second run said: $(grep wine-layer: "$dir/out")"; fail=1; fi
 
 # damaged: garbage, then the 64-bit kernel32 in place of the i386 one
 echo garbage >"$sys/kernel32.dll"
-run 0 "$sys/kernel32.dll was damaged (not an i386 module of Wine); putting the layer's back" "$dir/hello.exe"
+expect_launcher 0 "$sys/kernel32.dll was damaged (not an i386 module of Wine); putting the layer's back" "$dir/hello.exe"
 grep -qF "32-bit, wow64 1" "$dir/out" || { echo "the program did not run after the repair"; fail=1; }
 cmp -s "$sys/kernel32.dll" "$STAGED/dlls/kernel32/i386-windows/kernel32.dll" || { echo "kernel32.dll not repaired"; fail=1; }
 cp "$STAGED/dlls/advapi32/x86_64-windows/advapi32.dll" "$sys/kernel32.dll"  # a 64-bit module of Wine
-run 0 "$sys/kernel32.dll was damaged" "$dir/hello.exe"
+expect_launcher 0 "$sys/kernel32.dll was damaged" "$dir/hello.exe"
 cmp -s "$sys/kernel32.dll" "$STAGED/dlls/kernel32/i386-windows/kernel32.dll" || { echo "kernel32.dll not repaired"; fail=1; }
 ls -a "$sys" | grep -q '\.wine-layer\.' && { echo "a temporary file was left in syswow64"; fail=1; }
 
@@ -77,7 +65,7 @@ ls -a "$sys" | grep -q '\.wine-layer\.' && { echo "a temporary file was left in 
 printf 'int __stdcall DllMain(void *h, unsigned r, void *p) { return 1; }\n' >"$dir/native.c"
 i686-w64-mingw32-gcc -shared -o "$dir/version.dll" "$dir/native.c"
 cp "$dir/version.dll" "$sys/version.dll"
-run 0 "32-bit, wow64 1" "$dir/hello.exe"
+expect_launcher 0 "32-bit, wow64 1" "$dir/hello.exe"
 cmp -s "$sys/version.dll" "$dir/version.dll" || { echo "a native version.dll in syswow64 was replaced"; fail=1; }
 cp -p "$STAGED/dlls/version/i386-windows/version.dll" "$sys/version.dll"
 
@@ -85,9 +73,9 @@ cp -p "$STAGED/dlls/version/i386-windows/version.dll" "$sys/version.dll"
 printf '#include <windows.h>\n#include <shlobj.h>\nint main(void) { char p[MAX_PATH]; return SHGetFolderPathA(0, CSIDL_WINDOWS, 0, 0, p) ? 1 : 0; }\n' >"$dir/shell.c"
 i686-w64-mingw32-gcc -o "$dir/shell.exe" "$dir/shell.c" -lshell32
 if [ -f "$STAGED/dlls/shell32/i386-windows/shell32.dll" ]; then
-    run 0 "" "$dir/shell.exe"
+    expect_launcher 0 "" "$dir/shell.exe"
 else
-    run 1 "the i386 modules of Wine it needs are not built: shell32.dll" "$dir/shell.exe"
+    expect_launcher 1 "the i386 modules of Wine it needs are not built: shell32.dll" "$dir/shell.exe"
     grep -qF "make wow64" "$dir/out" || { echo "the message does not name make wow64"; fail=1; }
 fi
 
@@ -95,9 +83,9 @@ fi
 export WINEPREFIX="$dir/none"
 printf '@ stdcall f()\n' >"$dir/w.spec"
 "$STAGED/tools/winebuild/winebuild" --exe --fake-module -m32 -E "$dir/w.spec" -F winelib32.exe -o "$dir/winelib32.exe"
-run 1 "is a 32-bit Winelib program" "$dir/winelib32.exe"
+expect_launcher 1 "is a 32-bit Winelib program" "$dir/winelib32.exe"
 printf '\177ELF\001\001\001\000\000\000\000\000\000\000\000\000\003\000\003\000' >"$dir/module32.exe.so"
-run 1 "is a 32-bit Winelib module (ELF i386)" "$dir/module32.exe.so"
+expect_launcher 1 "is a 32-bit Winelib module (ELF i386)" "$dir/module32.exe.so"
 [ ! -e "$WINEPREFIX" ] || { echo "a prefix was made for a program that cannot run"; fail=1; }
 
 "$LAYER" --kill

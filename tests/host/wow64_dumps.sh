@@ -5,6 +5,7 @@
 # deadlocked threads, with the same text, from its 32-bit images (PE32
 # headers, x86 symbol names without their decoration), none above 4 GB.
 set -eu
+. "$TOP/tools/testlib.sh"
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 [ -f "$STAGED/dlls/ntdll/i386-windows/ntdll.dll" ] || { echo "the layer has no i386 modules"; exit 77; }
 dir="$TESTBIN/host/wow64_dumps"
@@ -14,18 +15,8 @@ src="$TOP/tests/host/programs/hang.c"
 i686-w64-mingw32-gcc -O1 -fno-omit-frame-pointer -gdwarf-4 -o "$dir/hang32.exe" "$src"
 unset WINEDEBUG
 
-: >"$dir/out"; : >"$dir/watchdog"
-(cd "$dir" && WINE_DEADLOCK_WATCHDOG=1 exec "$LAYER" hang32.exe >out 2>watchdog) &
-pid=""
-for i in $(seq 600); do
-    pid=$(sed -n 's/^hang: pid \([0-9]*\) ready.*/\1/p' "$dir/out")
-    [ -n "$pid" ] && grep -q 'watchdog: end of report' "$dir/watchdog" && break
-    sleep 0.1
-done
-if [ -z "$pid" ]; then
-    echo "hang32: did not hang and get reported within a minute"; cat "$dir/out" "$dir/watchdog"
-    "$LAYER" --kill; wait; exit 1
-fi
+start_program --ready hang hang32 60 WINE_DEADLOCK_WATCHDOG=1 hang32.exe
+wait_for_lines "$dir/hang32.err" 'watchdog: end of report' 1 || { "$LAYER" --kill; wait; exit 1; }
 "$LAYER" wctdump --json "$pid" >"$dir/report.json" 2>"$dir/wctdump.err" || true
 "$LAYER" --kill
 wait
@@ -38,7 +29,7 @@ assert report["deadlocks"] == 1 and report["deadlocked_threads"] == 2, report
 proc = [p for p in report["processes"] if p["name"] == "hang32.exe"]
 assert len(proc) == 1, [p["name"] for p in report["processes"]]
 watchdog, tid = {}, None
-for line in open(dir + "/watchdog", encoding="utf-8"):
+for line in open(dir + "/hang32.err", encoding="utf-8"):
     m = re.match(r"wine: watchdog:   stack of thread (\d+):", line)
     if m: tid = int(m.group(1)); watchdog[tid] = []; continue
     m = re.match(r"wine: watchdog:     #\d+ (.*)$", line)
