@@ -687,15 +687,42 @@ static void append_name( struct wait_chain_node *node, const WCHAR *str, data_si
     node->name_len += len;
 }
 
+/* An object's type and name; for a synchronous I/O request, "I/O on" and
+ * those of its file (its async object has neither). */
+static void append_object( struct wait_chain_node *node, struct object *obj )
+{
+    static const WCHAR space[] = {' '}, io_on[] = {'I','/','O',' ','o','n',' '};
+    static const WCHAR unknown[] = {'o','b','j','e','c','t',' ','o','f',' ','u','n','k','n','o','w','n',' ',
+                                    't','y','p','e'};
+    const struct type_descr *type;
+    struct object *file;
+    data_size_t len;
+    WCHAR *name;
+
+    if ((file = get_async_wait_file( obj )))
+    {
+        append_name( node, io_on, sizeof(io_on) );
+        obj = file;
+    }
+    type = obj->ops->type;
+    if (type && type->name.len) append_name( node, type->name.str, type->name.len );
+    else append_name( node, unknown, sizeof(unknown) );
+    if (!(name = obj->ops->get_full_name( obj, &len ))) return;
+    if (len)
+    {
+        append_name( node, space, sizeof(space) );
+        append_name( node, name, len );
+    }
+    free( name );
+}
+
 /* What a thread at the end of a chain waits on when the walk follows none
  * of it: each object's type and name, for who may read its process. */
 static void describe_wait_objects( struct thread *thread, struct wait_chain_node *node )
 {
-    static const WCHAR separator[] = {',',' '}, space[] = {' '};
+    static const WCHAR separator[] = {',',' '};
     struct object *objects[MAXIMUM_WAIT_OBJECTS];
     unsigned int i, count;
-    data_size_t len;
-    WCHAR *name;
 
     if (node->wait_kind || node->status != WctStatusBlocked) return;
     if (thread->process != current->process && !can_read_memory( thread->process )) return;
@@ -705,17 +732,8 @@ static void describe_wait_objects( struct thread *thread, struct wait_chain_node
     node->name_len = 0;
     for (i = 0; i < min( count, ARRAY_SIZE(objects) ); i++)
     {
-        const struct type_descr *type = objects[i]->ops->type;
-
         if (i) append_name( node, separator, sizeof(separator) );
-        if (type && type->name.len) append_name( node, type->name.str, type->name.len );
-        if (!(name = objects[i]->ops->get_full_name( objects[i], &len ))) continue;
-        if (len)
-        {
-            append_name( node, space, sizeof(space) );
-            append_name( node, name, len );
-        }
-        free( name );
+        append_object( node, objects[i] );
     }
 }
 

@@ -29,7 +29,7 @@ a=$(wait_for_ready "$dir/a.out" xproc 120) && b=$(wait_for_ready "$dir/b.out" xp
 # the waits threads block a moment after they start: until all are counted
 for i in $(seq 100); do
     "$LAYER" wctdump --json "$waits" >"$dir/waits.json" 2>/dev/null || true
-    grep -q '"unfollowed_threads": 5,' "$dir/waits.json" && break
+    grep -q '"unfollowed_threads": 8,' "$dir/waits.json" && break
     sleep 0.1
 done
 "$LAYER" wctdump --json "$hang" >"$dir/hang.json" 2>/dev/null || true

@@ -2,7 +2,8 @@
 # wctdump says what a blocked thread waits in where the layer knows: Sleep,
 # an SRW lock, a condition variable, WaitOnAddress (with their addresses),
 # a named event by its name, every object of a wait on several, the
-# completion port a thread in GetQueuedCompletionStatus(Ex) waits on; and
+# completion port a thread in GetQueuedCompletionStatus(Ex) waits on, the
+# pipe a thread in synchronous ConnectNamedPipe waits for I/O on; and
 # identifies a critical section by its address, in text and JSON.
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
@@ -26,7 +27,7 @@ for i in $(seq 100); do
     "$LAYER" wctdump --json "$pid" >"$dir/report.json" 2>"$dir/report.err" || true
     missing=0
     while read -r _ _ tid kind; do
-        case $kind in event|objects|completion*) kind=objects ;; esac   # the server's wait, described
+        case $kind in event|objects|completion*|pipe) kind=objects ;; esac   # the server's wait, described
         [ "$(wait_kind "$tid")" = "$kind" ] || missing=1
     done <<EOT
 $(grep '^waits: thread ' "$dir/waits.out" | tr -d '\r')
@@ -35,7 +36,7 @@ EOT
     sleep 0.1
 done
 while read -r _ _ tid kind; do
-    case $kind in event|objects|completion*) kind=objects ;; esac
+    case $kind in event|objects|completion*|pipe) kind=objects ;; esac
     got=$(wait_kind "$tid")
     [ "$got" = "$kind" ] && echo "thread $tid: $kind" || { echo "thread $tid: wait '$got', expected $kind"; fail=1; }
 done <<EOT
@@ -48,7 +49,8 @@ for text in 'blocked for [0-9]* ms in Sleep$' 'acquiring an SRW lock exclusively
             'sleeping on a condition variable at 0x[0-9a-f]*$' 'in WaitOnAddress at 0x[0-9a-f]*$' \
             'waits for critical section at 0x[0-9a-f]* (owned)$' \
             'blocked for [0-9]* ms on Event \\Sessions\\1\\BaseNamedObjects\\WineLayerTestWaitsEvent$' \
-            'blocked for [0-9]* ms on 2 objects: Event \\Sessions\\1\\BaseNamedObjects\\WineLayerTestWaitsEvent, Semaphore$'; do
+            'blocked for [0-9]* ms on 2 objects: Event \\Sessions\\1\\BaseNamedObjects\\WineLayerTestWaitsEvent, Semaphore$' \
+            'blocked for [0-9]* ms on I/O on File \\Device\\NamedPipe\\WineLayerTestWaitsPipe$'; do
     grep -q "$text" "$dir/report.txt" && echo "text: '$text'" || { echo "text: no line matches '$text'"; fail=1; }
 done
 # both threads for a completion port wait on it, whichever object Wine has

@@ -3,7 +3,8 @@
  * Sleep, for an SRW lock the main thread holds, on a condition variable,
  * in WaitOnAddress, and for a critical section the main thread holds; and
  * one on a named event nobody sets (a wait with no owner to follow), one
- * on that event or a semaphore (WaitForMultipleObjects). Prints
+ * on that event or a semaphore (WaitForMultipleObjects), two on completion
+ * ports, one in ConnectNamedPipe of a synchronous pipe. Prints
  * each thread's id and kind, then "waits: pid N ready", and waits forever.
  * "waits idle": no thread but the main one, which sleeps.
  *
@@ -86,6 +87,16 @@ static DWORD WINAPI in_completion_ex( void *arg )
     return 0;
 }
 
+/* synchronous I/O the server waits for: a pipe server waiting for a client */
+static DWORD WINAPI in_pipe( void *arg )
+{
+    HANDLE pipe = CreateNamedPipeA( "\\\\.\\pipe\\WineLayerTestWaitsPipe", PIPE_ACCESS_DUPLEX,
+                                    PIPE_TYPE_BYTE | PIPE_WAIT, 1, 256, 256, 0, NULL );
+
+    ConnectNamedPipe( pipe, NULL );
+    return 0;
+}
+
 static DWORD WINAPI in_critical_section( void *arg )
 {
     EnterCriticalSection( &cs );
@@ -99,6 +110,7 @@ int main( int argc, char **argv )
         { "sleep", in_sleep }, { "srw_lock_exclusive", in_srw }, { "condition_variable", in_cv },
         { "address", in_address }, { "critical_section", in_critical_section }, { "event", in_event },
         { "objects", in_objects }, { "completion", in_completion }, { "completion_ex", in_completion_ex },
+        { "pipe", in_pipe },
     };
     DWORD tid;
     int i;
