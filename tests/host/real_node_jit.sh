@@ -7,7 +7,9 @@
 # from node's own memory while it still spins: never 0, never a
 # non-canonical value (a stored double), always in executable memory of the
 # process, and after the first, right after a call instruction. Some walks
-# of the spinning thread must stand in V8's generated code.
+# of the spinning thread must stand in V8's generated code, and some of
+# those go on through V8's frames (its RtlAddGrowableFunctionTable tables,
+# read from outside) into node.exe.
 #
 # GetThreadCallStack and wctdump do not exist on stock Wine: layer only.
 # timeout: 600
