@@ -39,6 +39,9 @@
 #include <stdio.h>
 #include <windows.h>
 #include <winternl.h>
+#if __has_include(<rtlsupportapi.h>)
+#include <rtlsupportapi.h>  /* the function tables' API, outside winnt.h in Wine 10's headers */
+#endif
 #include <pkfuncs.h>
 
 #define STANDALONE
