@@ -812,47 +812,34 @@ static void init_dynamic_tables(void)
         dynamic_list_head = (ULONG_PTR)get_head();
 }
 
-static BOOL read_target_memory( void *ctx, ULONG64 addr, void *buffer, SIZE_T size )
-{
-    SIZE_T got = 0;
+/* the target of the walk under way: dbghelp's callbacks are given its
+ * handle only, and its walks are single-threaded */
+static struct target *walked_target;
 
-    return ReadProcessMemory( ctx, (void *)(ULONG_PTR)addr, buffer, size, &got ) && got == size;
+static BOOL read_walked_target( void *ctx, ULONG64 addr, void *buffer, SIZE_T size )
+{
+    return read_target_memory( walked_target, addr, buffer, size );
 }
-
-struct table_reader
-{
-    HANDLE  process;
-    ULONG64 table;
-};
 
 static BOOL read_table_function( void *ctx, ULONG index, RUNTIME_FUNCTION *func )
 {
-    const struct table_reader *reader = ctx;
+    const ULONG64 *table = ctx;
 
-    return read_target_memory( reader->process, reader->table + (ULONG64)index * sizeof(*func), func,
-                               sizeof(*func) );
+    return read_walked_target( NULL, *table + (ULONG64)index * sizeof(*func), func, sizeof(*func) );
 }
 
-static BOOL read_target_ulong_ptr( void *ctx, ULONG_PTR addr, void *buffer, SIZE_T size )
-{
-    return read_target_memory( ctx, addr, buffer, size );
-}
-
-/* the entry of the target's dynamic function tables for 'pc', and its base */
-static BOOL find_dynamic_function( HANDLE process, DWORD64 pc, ULONG64 *base, RUNTIME_FUNCTION *func )
+/* the entry of the walked target's dynamic function tables for 'pc', and its base */
+static BOOL find_target_dynamic_function( DWORD64 pc, ULONG64 *base, RUNTIME_FUNCTION *func )
 {
     struct dynamic_table table;
-    struct table_reader reader;
 
-    if (!dynamic_list_head || !dynamic_table_find( read_target_memory, process, dynamic_list_head, pc, &table ) ||
-        !table.table)
+    if (!dynamic_list_head || !walked_target ||
+        !dynamic_table_find( read_walked_target, NULL, dynamic_list_head, pc, &table ) || !table.table)
         return FALSE;
-    reader.process = process;
-    reader.table = table.table;
     *base = table.base;
-    return pe_find_function( read_table_function, &reader, table.count, table.base, pc, func, NULL ) &&
+    return pe_find_function( read_table_function, &table.table, table.count, table.base, pc, func, NULL ) &&
            dynamic_function_ok( &table, func ) &&
-           pe_follow_function_links( read_target_ulong_ptr, process, table.base, func, NULL ) &&
+           pe_follow_function_links( read_target_memory, walked_target, table.base, func, NULL ) &&
            dynamic_function_ok( &table, func );
 }
 
@@ -864,7 +851,7 @@ static void * CALLBACK table_access( HANDLE process, DWORD64 pc )
     void *ret = SymFunctionTableAccess64( process, pc );
     ULONG64 base;
 
-    if (ret || !find_dynamic_function( process, pc, &base, &dynamic_function )) return ret;
+    if (ret || !find_target_dynamic_function( pc, &base, &dynamic_function )) return ret;
     return &dynamic_function;
 }
 
@@ -873,7 +860,7 @@ static DWORD64 CALLBACK module_base( HANDLE process, DWORD64 pc )
     DWORD64 base = SymGetModuleBase64( process, pc );
     RUNTIME_FUNCTION func;
 
-    if (base || !find_dynamic_function( process, pc, &base, &func )) return base;
+    if (base || !find_target_dynamic_function( pc, &base, &func )) return base;
     return base;
 }
 
@@ -898,6 +885,8 @@ static BOOL is_target_code( HANDLE process, DWORD64 addr )
 static void stack_walk( struct target *target, HANDLE thread, DWORD machine, DWORD64 pc, DWORD64 sp,
                         DWORD64 fp, void *context, struct thread_report *report )
 {
+    PFUNCTION_TABLE_ACCESS_ROUTINE64 access = SymFunctionTableAccess64;
+    PGET_MODULE_BASE_ROUTINE64 base = SymGetModuleBase64;
     STACKFRAME64 frame;
 
     memset( &frame, 0, sizeof(frame) );
@@ -907,20 +896,22 @@ static void stack_walk( struct target *target, HANDLE thread, DWORD machine, DWO
     frame.AddrStack.Mode = AddrModeFlat;
     frame.AddrFrame.Offset = fp;
     frame.AddrFrame.Mode = AddrModeFlat;
-    PFUNCTION_TABLE_ACCESS_ROUTINE64 access = SymFunctionTableAccess64;
-    PGET_MODULE_BASE_ROUTINE64 base = SymGetModuleBase64;
 
 #ifdef __x86_64__
     if (machine == IMAGE_FILE_MACHINE_AMD64)
     {
         access = table_access;
         base = module_base;
+        walked_target = target;
     }
 #endif
     while (report->stack_count < MAX_STACK &&
            StackWalk64( machine, target->process, thread, &frame, context, NULL, access, base, NULL ) &&
            frame.AddrPC.Offset && is_target_code( target->process, frame.AddrPC.Offset ))
         report->stack[report->stack_count++] = frame.AddrPC.Offset;
+#ifdef __x86_64__
+    walked_target = NULL;
+#endif
 }
 
 static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thread_report *report )
