@@ -323,6 +323,10 @@ static void __attribute__((noinline)) jit_block(void)
     jit_child.own_count = RtlCaptureStackBackTrace( 0, 64, frames, NULL );
     for (i = 0; i < jit_child.own_count; i++) jit_child.own[i] = (ULONG_PTR)frames[i];
     corrupt_tables();
+    /* for host/wctdump_jit, which dumps this process */
+    printf( "callstack_jit: pid %lu ready, stubs return to %I64x %I64x\n", GetCurrentProcessId(),
+            jit_child.inner_after, jit_child.outer_after );
+    fflush( stdout );
     InterlockedExchange( &jit_child.ready, 1 );
     WaitForSingleObject( GetCurrentProcess(), INFINITE );
 }
