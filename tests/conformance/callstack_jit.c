@@ -20,8 +20,8 @@
  * inner stub, its table grown after it was added), which calls a function
  * that blocks. GetThreadCallStack of that thread from the parent reads the
  * child's dynamic function tables and gives exactly the frames the child's
- * own RtlCaptureStackBackTrace gave, through both stubs down to its main and
- * beyond. With the child's list of tables or its table made corrupt (a
+ * own RtlLookupFunctionEntry and RtlVirtualUnwind give, through both stubs
+ * down to its main and beyond. With the child's list of tables or its table made corrupt (a
  * cycle, a link that is no address, a count beyond any table's, a table
  * freed), the walk ends cleanly at the blocking function's frame.
  *
@@ -315,13 +315,30 @@ static void corrupt_tables(void)
         *(ULONG *)((BYTE *)growable_table + WINE_ENTRY_COUNT) = 0x7fffffff;
 }
 
+/* the child's own frames, from here: RtlLookupFunctionEntry, which reads
+ * its dynamic function tables, and RtlVirtualUnwind, until a frame without
+ * unwind data or the thread's start */
+static void __attribute__((noinline)) own_frames(void)
+{
+    RUNTIME_FUNCTION *func;
+    ULONG64 base, frame;
+    CONTEXT context;
+    void *data;
+
+    RtlCaptureContext( &context );
+    jit_child.own_count = 0;
+    while (jit_child.own_count < 64 && context.Rip)
+    {
+        if (!(func = RtlLookupFunctionEntry( context.Rip, &base, NULL ))) break;
+        RtlVirtualUnwind( UNW_FLAG_NHANDLER, base, context.Rip, func, &context, &data, &frame, NULL );
+        if (!context.Rip) break;
+        jit_child.own[jit_child.own_count++] = context.Rip;
+    }
+}
+
 static void __attribute__((noinline)) jit_block(void)
 {
-    void *frames[64];
-    ULONG i;
-
-    jit_child.own_count = RtlCaptureStackBackTrace( 0, 64, frames, NULL );
-    for (i = 0; i < jit_child.own_count; i++) jit_child.own[i] = (ULONG_PTR)frames[i];
+    own_frames();
     corrupt_tables();
     /* for host/wctdump_jit, which dumps this process */
     printf( "callstack_jit: pid %lu ready, stubs return to %I64x %I64x\n", GetCurrentProcessId(),
@@ -329,6 +346,7 @@ static void __attribute__((noinline)) jit_block(void)
     fflush( stdout );
     InterlockedExchange( &jit_child.ready, 1 );
     WaitForSingleObject( GetCurrentProcess(), INFINITE );
+    jit_child.ready = 2;  /* not reached; the wait is no tail call, jit_block has its frame */
 }
 
 static void __attribute__((noinline)) child_jit(void)
@@ -379,7 +397,7 @@ static void test_jit_tables( const char *exe, const char *corruption )
     CallSnapshot frames[64];
     HANDLE read_end, write_end;
     DWORD got = 0, total = 0;
-    ULONG i, n, at_block;
+    ULONG i, n, at_block, main_at;
     int tries;
 
     winetest_push_context( "C-17 %s", *corruption ? corruption : "intact" );
@@ -422,8 +440,14 @@ static void test_jit_tables( const char *exe, const char *corruption )
         for (i = 0; i < n; i++) trace( "frame %lu: %#Ix\n", i, frames[i].dwReturnAddr );
         if (!*corruption)
         {
-            ok( n == at_block + child.own_count, "%lu frames, %lu from the blocking function; the child "
-                "has %lu\n", n, n - at_block, child.own_count );
+            /* every frame from the blocking function's on is the child's own,
+             * through both stubs, down to main and its caller (the walk ends
+             * at the thread's start, RtlVirtualUnwind may go on) */
+            for (main_at = 3; main_at < child.own_count; main_at++)
+                if (in_range( child.own[main_at], child.main_begin, child.main_end )) break;
+            ok( at_block < n && n - at_block <= child.own_count && n - at_block > main_at + 1,
+                "%lu frames from the blocking function's; the child has %lu, main at %lu\n",
+                n - at_block, child.own_count, main_at );
             for (i = 1; at_block < n && i < child.own_count && at_block + i < n; i++)
                 ok( frames[at_block + i].dwReturnAddr == child.own[i], "frame %lu is %#Ix, the child's "
                     "own %#I64x\n", at_block + i, frames[at_block + i].dwReturnAddr, child.own[i] );
