@@ -33,6 +33,7 @@
 #include "unwind_codes.h"
 #include "pe_image.h"
 #include "page_cache.h"
+#include "dynamic_tables.h"
 #include "wine/memory_file.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
@@ -43,7 +44,13 @@ WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
  * which unwind_codes.c interprets with RtlVirtualUnwind's rules.
  * Everything read is checked before use and every loop is bounded, since
  * the target's memory may be corrupt or change under us. Host ELF frames of
- * the target cannot be unwound from here: the walk ends at them.
+ * the target cannot be unwound from here: the walk ends at them. Code
+ * outside its images is unwound with the tables the target registered
+ * (RtlAddFunctionTable, RtlAddGrowableFunctionTable: a JIT's), read from
+ * its list (dynamic_tables.h); a function table callback cannot run here
+ * (Windows has a debugger load the out-of-process callback DLL named at
+ * install time; Wine keeps no such name), so the walk ends at a callback's
+ * code as at code without unwind data.
  */
 
 #define MAX_IMAGES 1024
@@ -68,6 +75,8 @@ struct remote_source
     NTSTATUS            status;   /* of the first read that failed */
     struct remote_image images[MAX_IMAGES];
     ULONG               nb_images;
+    ULONG64             table_list;  /* the head of its dynamic function tables, 0: none read */
+    struct dynamic_table table;      /* the last one found */
     struct page_cache   cache;
     struct cached_page  pages[CACHED_PAGES];
 };
@@ -238,6 +247,42 @@ static void load_image_functions( struct remote_source *remote, struct remote_im
     if (headers) keep_table( remote->pid, image->base, headers, image->functions, count );
 }
 
+/* the reader of dynamic_tables.h */
+static BOOL read_dynamic( void *ctx, ULONG64 addr, void *buffer, SIZE_T size )
+{
+    return remote_read( ctx, addr, buffer, size );
+}
+
+/* entry 'index' of the dynamic table found, read from the target */
+static BOOL read_table_entry( void *ctx, ULONG index, RUNTIME_FUNCTION *func )
+{
+    struct remote_source *remote = ctx;
+
+    return remote_read( &remote->source, remote->table.table + index * sizeof(*func), func, sizeof(*func) );
+}
+
+/* the entry of the target's dynamic function tables for 'pc' */
+static BOOL find_dynamic_function( struct remote_source *remote, ULONG64 pc, ULONG64 *base, RUNTIME_FUNCTION *func )
+{
+    if (!remote->table_list) return FALSE;
+    if (!(pc >= remote->table.base && pc < remote->table.end) &&
+        !dynamic_table_find( read_dynamic, &remote->source, remote->table_list, pc, &remote->table ))
+    {
+        remote->table.base = remote->table.end = 0;
+        return FALSE;
+    }
+    if (!remote->table.table)
+    {
+        TRACE( "%I64x is covered by a function table callback\n", pc );
+        return FALSE;
+    }
+    *base = remote->table.base;
+    return pe_find_function( read_table_entry, remote, remote->table.count, *base, pc, func, NULL ) &&
+           dynamic_function_ok( &remote->table, func ) &&
+           pe_follow_function_links( read_target, &remote->source, *base, func, NULL ) &&
+           dynamic_function_ok( &remote->table, func );
+}
+
 /* binary search of the target's .pdata, following chained entries */
 static BOOL find_function( struct remote_source *remote, ULONG64 pc, ULONG64 *base, RUNTIME_FUNCTION *func )
 {
@@ -246,7 +291,7 @@ static BOOL find_function( struct remote_source *remote, ULONG64 pc, ULONG64 *ba
 
     for (i = 0; i < remote->nb_images; i++)
         if (pc >= remote->images[i].base && pc < remote->images[i].end) image = &remote->images[i];
-    if (!image) return FALSE;
+    if (!image) return find_dynamic_function( remote, pc, base, func );
     if (!image->loaded) load_image_functions( remote, image );
     if (!image->count) return FALSE;
     *base = image->base;
@@ -289,20 +334,24 @@ static BOOL image_section_is_code( struct remote_source *remote, const struct re
     return FALSE;
 }
 
-/* Executable memory of the target: its images' code sections. Asking the
- * target (NtQueryVirtualMemory) would run an APC in it and wake its threads,
- * which a walk never does; code outside its images (a JIT's) is therefore
- * not taken for code, and the walk ends there rather than guess. */
+/* Executable memory of the target: its images' code sections, and the
+ * functions of the function tables it registered. Asking the target
+ * (NtQueryVirtualMemory) would run an APC in it and wake its threads,
+ * which a walk never does; other code outside its images (a JIT's without
+ * tables, a callback's range) is therefore not taken for code, and the walk
+ * ends there rather than guess. */
 static BOOL remote_is_code( struct frame_source *source, ULONG64 addr )
 {
     struct remote_source *remote = CONTAINING_RECORD( source, struct remote_source, source );
+    RUNTIME_FUNCTION func;
+    ULONG64 base;
     ULONG i;
 
     if (addr < 0x10000 || addr > HIGHEST_USER_ADDRESS) return FALSE;
     for (i = 0; i < remote->nb_images; i++)
         if (addr >= remote->images[i].base && addr < remote->images[i].end)
             return image_section_is_code( remote, &remote->images[i], addr );
-    return FALSE;
+    return find_dynamic_function( remote, addr, &base, &func );
 }
 
 /* ntdll sits at the same address in every process of a Wine prefix; if the
@@ -348,10 +397,17 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     remote->source.is_code = remote_is_code;
     remote->pid = HandleToULong( info->ClientId.UniqueProcess );
     remote->nb_images = 0;
+    remote->table_list = 0;
+    remote->table.base = remote->table.end = 0;
     remote->status = STATUS_SUCCESS;
     page_cache_init( &remote->cache, remote, remote_read_process, remote->pages, CACHED_PAGES );
     read_images( remote, (ULONG_PTR)info->TebBaseAddress );
-    if (same_ntdll( remote )) remote->source.is_dispatcher = is_user_dispatcher;
+    if (same_ntdll( remote ))
+    {
+        /* its list of function tables is where ours is */
+        remote->source.is_dispatcher = is_user_dispatcher;
+        remote->table_list = (ULONG_PTR)RtlGetFunctionTableListHead();
+    }
 
     if (!read_u64( remote, (ULONG_PTR)info->TebBaseAddress + FIELD_OFFSET( TEB, DeallocationStack ), &limits.low ) ||
         !read_u64( remote, (ULONG_PTR)info->TebBaseAddress + FIELD_OFFSET( TEB, Tib.StackBase ), &limits.high ))

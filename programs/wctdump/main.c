@@ -41,6 +41,8 @@
 #include "wine/memory_file.h"
 #include "wctdump.h"
 #include "page_cache.h"
+#include "pe_image.h"
+#include "dynamic_tables.h"
 
 static const WCHAR usage[] =
     L"Usage: wctdump [OPTION...] [PROCESS...]\n"
@@ -787,10 +789,104 @@ static void classify( struct thread_report *report, DWORD pid )
     else unfollowed_kinds[last->wait_kind < WAIT_RECORD_KIND_COUNT ? last->wait_kind : 0]++;
 }
 
+#ifdef __x86_64__
+
+/*
+ * The target's dynamic function tables, for dbghelp's walks: Wine's
+ * dbghelp does not read them (Windows' does), so a walk would end at the
+ * first frame of a JIT's code (V8's in node.exe). Under the layer, ntdll
+ * exports the head of its list (RtlGetFunctionTableListHead) at the same
+ * address in every process of the prefix; its entries are read as ntdll's
+ * remote walker reads them (dynamic_tables.h), every address checked and
+ * every loop bounded.
+ */
+static ULONG64 dynamic_list_head;
+
+static void init_dynamic_tables(void)
+{
+    HMODULE ntdll = GetModuleHandleW( L"ntdll.dll" );
+    PLIST_ENTRY (WINAPI *get_head)(void) = (void *)GetProcAddress( ntdll, "RtlGetFunctionTableListHead" );
+
+    /* Windows' entries are not Wine's, and its dbghelp reads them itself */
+    if (get_head && GetProcAddress( ntdll, "wine_get_version" ))
+        dynamic_list_head = (ULONG_PTR)get_head();
+}
+
+/* the target of the walk under way: dbghelp's callbacks are given its
+ * handle only, and its walks are single-threaded */
+static struct target *walked_target;
+
+static BOOL read_walked_target( void *ctx, ULONG64 addr, void *buffer, SIZE_T size )
+{
+    return read_target_memory( walked_target, addr, buffer, size );
+}
+
+static BOOL read_table_function( void *ctx, ULONG index, RUNTIME_FUNCTION *func )
+{
+    const ULONG64 *table = ctx;
+
+    return read_walked_target( NULL, *table + (ULONG64)index * sizeof(*func), func, sizeof(*func) );
+}
+
+/* the entry of the walked target's dynamic function tables for 'pc', and its base */
+static BOOL find_target_dynamic_function( DWORD64 pc, ULONG64 *base, RUNTIME_FUNCTION *func )
+{
+    struct dynamic_table table;
+
+    if (!dynamic_list_head || !walked_target ||
+        !dynamic_table_find( read_walked_target, NULL, dynamic_list_head, pc, &table ) || !table.table)
+        return FALSE;
+    *base = table.base;
+    return pe_find_function( read_table_function, &table.table, table.count, table.base, pc, func, NULL ) &&
+           dynamic_function_ok( &table, func ) &&
+           pe_follow_function_links( read_target_memory, walked_target, table.base, func, NULL ) &&
+           dynamic_function_ok( &table, func );
+}
+
+/* dbghelp's walk is single-threaded: what it is given lives until the next call */
+static RUNTIME_FUNCTION dynamic_function;
+
+static void * CALLBACK table_access( HANDLE process, DWORD64 pc )
+{
+    void *ret = SymFunctionTableAccess64( process, pc );
+    ULONG64 base;
+
+    if (ret || !find_target_dynamic_function( pc, &base, &dynamic_function )) return ret;
+    return &dynamic_function;
+}
+
+static DWORD64 CALLBACK module_base( HANDLE process, DWORD64 pc )
+{
+    DWORD64 base = SymGetModuleBase64( process, pc );
+    RUNTIME_FUNCTION func;
+
+    if (base || !find_target_dynamic_function( pc, &base, &func )) return base;
+    return base;
+}
+
+#else
+static void init_dynamic_tables(void) { }
+#endif
+
+/* Is 'addr' in executable memory of the target? dbghelp takes what is at
+ * [rsp] for a return address where it has no unwind data: a value that is
+ * no code is never a frame. */
+static BOOL is_target_code( HANDLE process, DWORD64 addr )
+{
+    MEMORY_BASIC_INFORMATION info;
+
+    if (addr < 0x10000 || addr > 0x7ffffffeffffull) return FALSE;
+    if (!VirtualQueryEx( process, (void *)(ULONG_PTR)addr, &info, sizeof(info) )) return FALSE;
+    return info.State == MEM_COMMIT && !(info.Protect & (PAGE_GUARD | PAGE_NOACCESS)) &&
+           (info.Protect & (PAGE_EXECUTE | PAGE_EXECUTE_READ | PAGE_EXECUTE_READWRITE | PAGE_EXECUTE_WRITECOPY));
+}
+
 /* dbghelp's walk of a held thread from its registers, for 'machine' */
 static void stack_walk( struct target *target, HANDLE thread, DWORD machine, DWORD64 pc, DWORD64 sp,
                         DWORD64 fp, void *context, struct thread_report *report )
 {
+    PFUNCTION_TABLE_ACCESS_ROUTINE64 access = SymFunctionTableAccess64;
+    PGET_MODULE_BASE_ROUTINE64 base = SymGetModuleBase64;
     STACKFRAME64 frame;
 
     memset( &frame, 0, sizeof(frame) );
@@ -800,11 +896,22 @@ static void stack_walk( struct target *target, HANDLE thread, DWORD machine, DWO
     frame.AddrStack.Mode = AddrModeFlat;
     frame.AddrFrame.Offset = fp;
     frame.AddrFrame.Mode = AddrModeFlat;
+
+#ifdef __x86_64__
+    if (machine == IMAGE_FILE_MACHINE_AMD64)
+    {
+        access = table_access;
+        base = module_base;
+        walked_target = target;
+    }
+#endif
     while (report->stack_count < MAX_STACK &&
-           StackWalk64( machine, target->process, thread, &frame, context, NULL,
-                        SymFunctionTableAccess64, SymGetModuleBase64, NULL ) &&
-           frame.AddrPC.Offset)
+           StackWalk64( machine, target->process, thread, &frame, context, NULL, access, base, NULL ) &&
+           frame.AddrPC.Offset && is_target_code( target->process, frame.AddrPC.Offset ))
         report->stack[report->stack_count++] = frame.AddrPC.Offset;
+#ifdef __x86_64__
+    walked_target = NULL;
+#endif
 }
 
 static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thread_report *report )
@@ -1677,6 +1784,7 @@ static BOOL load_functions(void)
     pCloseThreadWaitChainSession = (void *)GetProcAddress( advapi32, "CloseThreadWaitChainSession" );
     if ((coredll = LoadLibraryW( L"coredll.dll" )))
         pGetThreadCallStack = (void *)GetProcAddress( coredll, "GetThreadCallStack" );
+    init_dynamic_tables();
     return pOpenThreadWaitChainSession && pGetThreadWaitChain && pCloseThreadWaitChainSession;
 }
 

@@ -14,6 +14,17 @@
  *     in such code: the faulting instruction is a frame, the double on the
  *     stack is not.
  *
+ * Generated code with unwind data (C-17, not in the specification's
+ * catalogue): a child process runs code registered with
+ * RtlAddFunctionTable (an outer stub) and RtlAddGrowableFunctionTable (an
+ * inner stub, its table grown after it was added), which calls a function
+ * that blocks. GetThreadCallStack of that thread from the parent reads the
+ * child's dynamic function tables and gives exactly the frames the child's
+ * own RtlLookupFunctionEntry and RtlVirtualUnwind give, through both stubs
+ * down to its main and beyond. With the child's list of tables or its table made corrupt (a
+ * cycle, a link that is no address, a count beyond any table's, a table
+ * freed), the walk ends cleanly at the blocking function's frame.
+ *
  * GetThreadCallStack is coredll's (Windows Embedded Compact): on desktop
  * Windows those parts skip; the handler's back-trace runs everywhere.
  *
@@ -28,10 +39,14 @@
 #include <stdio.h>
 #include <windows.h>
 #include <winternl.h>
+#if __has_include(<rtlsupportapi.h>)
+#include <rtlsupportapi.h>  /* the function tables' API, outside winnt.h in Wine 10's headers */
+#endif
 #include <pkfuncs.h>
 
 #define STANDALONE
 #include "wine/test.h"
+#include "code_stub.h"
 
 static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
 
@@ -249,6 +264,205 @@ static void test_fault_handler(void)
     VirtualFree( fault_code, 0, MEM_RELEASE );
 }
 
+
+/* C-17: the child's side. Its thread calls the outer stub (RtlAddFunctionTable),
+ * which calls the inner stub (RtlAddGrowableFunctionTable), which calls
+ * jit_block: that takes its own back-trace, breaks what the parent asked
+ * it to break, says it is ready and blocks. */
+struct jit_child
+{
+    volatile LONG ready;
+    ULONG         own_count;
+    ULONG64       own[64];
+    ULONG64       block_begin, block_end;   /* jit_block */
+    ULONG64       main_begin, main_end;     /* main */
+    ULONG64       inner_after, outer_after; /* the stubs' return addresses */
+};
+
+static struct jit_child jit_child;
+static const char *jit_corruption = "";
+static void *growable_table;
+static RUNTIME_FUNCTION *growable_functions;
+
+static void function_range( void *func, ULONG64 *begin, ULONG64 *end )
+{
+    ULONG64 base;
+    RUNTIME_FUNCTION *entry = RtlLookupFunctionEntry( (ULONG_PTR)func, &base, NULL );
+
+    *begin = entry ? base + entry->BeginAddress : 0;
+    *end = entry ? base + entry->EndAddress : 0;
+}
+
+/* Wine's entry of the list of tables: its count (docs/INTERNALS.md); the
+ * child is only asked to break it where GetThreadCallStack exists */
+#define WINE_ENTRY_COUNT 0x28
+
+static void corrupt_tables(void)
+{
+    PLIST_ENTRY (WINAPI *pRtlGetFunctionTableListHead)(void) =
+        (void *)GetProcAddress( GetModuleHandleA( "ntdll.dll" ), "RtlGetFunctionTableListHead" );
+    LIST_ENTRY *head = pRtlGetFunctionTableListHead ? pRtlGetFunctionTableListHead() : NULL;
+
+    if (!strcmp( jit_corruption, "freed" ))
+        VirtualFree( growable_functions, 0, MEM_RELEASE );
+    else if (!head)
+        return;
+    else if (!strcmp( jit_corruption, "cycle" ))
+        head->Flink->Flink = head->Flink;   /* the outer stub's entry, first: to itself */
+    else if (!strcmp( jit_corruption, "wild" ))
+        head->Flink->Flink = (LIST_ENTRY *)(ULONG_PTR)stored_double;
+    else if (!strcmp( jit_corruption, "count" ))
+        *(ULONG *)((BYTE *)growable_table + WINE_ENTRY_COUNT) = 0x7fffffff;
+}
+
+/* the child's own frames, from here: RtlLookupFunctionEntry, which reads
+ * its dynamic function tables, and RtlVirtualUnwind, until a frame without
+ * unwind data or the thread's start */
+static void __attribute__((noinline)) own_frames(void)
+{
+    RUNTIME_FUNCTION *func;
+    ULONG64 base, frame;
+    CONTEXT context;
+    void *data;
+
+    RtlCaptureContext( &context );
+    jit_child.own_count = 0;
+    while (jit_child.own_count < 64 && context.Rip)
+    {
+        if (!(func = RtlLookupFunctionEntry( context.Rip, &base, NULL ))) break;
+        RtlVirtualUnwind( UNW_FLAG_NHANDLER, base, context.Rip, func, &context, &data, &frame, NULL );
+        if (!context.Rip) break;
+        jit_child.own[jit_child.own_count++] = context.Rip;
+    }
+}
+
+static void __attribute__((noinline)) jit_block(void)
+{
+    own_frames();
+    corrupt_tables();
+    /* for host/wctdump_jit, which dumps this process */
+    printf( "callstack_jit: pid %lu ready, stubs return to %I64x %I64x\n", GetCurrentProcessId(),
+            jit_child.inner_after, jit_child.outer_after );
+    fflush( stdout );
+    InterlockedExchange( &jit_child.ready, 1 );
+    WaitForSingleObject( GetCurrentProcess(), INFINITE );
+    jit_child.ready = 2;  /* not reached; the wait is no tail call, jit_block has its frame */
+}
+
+static void __attribute__((noinline)) child_jit(void)
+{
+    struct code_stub outer, inner;
+    ULONG64 dummy;
+
+    make_code_stub( &inner, jit_block );
+    make_code_stub( &outer, (void (*)(void))inner.code );
+    jit_child.inner_after = (ULONG_PTR)inner.after_call;
+    jit_child.outer_after = (ULONG_PTR)outer.after_call;
+    function_range( jit_block, &jit_child.block_begin, &jit_child.block_end );
+    function_range( main, &jit_child.main_begin, &jit_child.main_end );
+
+    ok( RtlAddFunctionTable( outer.func, 1, (ULONG_PTR)outer.code ), "RtlAddFunctionTable failed\n" );
+    /* the inner stub's table, on a page of its own: empty when added,
+     * then grown to the stub's entry and one after it */
+    growable_functions = VirtualAlloc( NULL, 0x1000, MEM_COMMIT, PAGE_READWRITE );
+    growable_functions[0] = *inner.func;
+    growable_functions[1].BeginAddress = 0x200;
+    growable_functions[1].EndAddress = 0x210;
+    growable_functions[1].UnwindData = inner.func->UnwindData;
+    ok( !RtlAddGrowableFunctionTable( &growable_table, growable_functions, 0, 2, (ULONG_PTR)inner.code,
+                                      (ULONG_PTR)inner.code + 0x1000 ), "RtlAddGrowableFunctionTable failed\n" );
+    RtlGrowFunctionTable( growable_table, 2 );
+    ok( RtlLookupFunctionEntry( (ULONG_PTR)inner.after_call, &dummy, NULL ) == &growable_functions[0],
+        "the grown table is not used\n" );
+
+    printf( "%I64x\n", (ULONG64)(ULONG_PTR)&jit_child );
+    fflush( stdout );
+    ((void (*)(void))outer.code)();
+}
+
+static BOOL in_range( ULONG64 addr, ULONG64 begin, ULONG64 end )
+{
+    return addr >= begin && addr < end;
+}
+
+/* C-17: the parent's side: start the child, wait until it is ready, walk */
+static void test_jit_tables( const char *exe, const char *corruption )
+{
+    SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
+    STARTUPINFOA si = { sizeof(si) };
+    PROCESS_INFORMATION pi;
+    char cmd[MAX_PATH + 64], line[128] = "";
+    ULONG64 child_addr = 0;
+    struct jit_child child;
+    CallSnapshot frames[64];
+    HANDLE read_end, write_end;
+    DWORD got = 0, total = 0;
+    ULONG i, n, at_block, main_at;
+    int tries;
+
+    winetest_push_context( "C-17 %s", *corruption ? corruption : "intact" );
+    memset( &child, 0, sizeof(child) );
+    ok( CreatePipe( &read_end, &write_end, &sa, 0 ), "no pipe\n" );
+    SetHandleInformation( read_end, HANDLE_FLAG_INHERIT, 0 );
+    si.dwFlags = STARTF_USESTDHANDLES;
+    si.hStdOutput = write_end;
+    si.hStdInput = GetStdHandle( STD_INPUT_HANDLE );
+    si.hStdError = GetStdHandle( STD_ERROR_HANDLE );
+    sprintf( cmd, "\"%s\" callstack_jit tables %s", exe, corruption );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "no child\n" );
+    CloseHandle( write_end );
+    while (total < sizeof(line) - 1 && !strchr( line, '\n' ) &&
+           ReadFile( read_end, line + total, sizeof(line) - 1 - total, &got, NULL ) && got)
+        line[total += got] = 0;
+    CloseHandle( read_end );
+    ok( sscanf( line, "%I64x", &child_addr ) == 1, "the child said '%s'\n", line );
+
+    /* it is ready once its own back-trace is taken and its tables broken */
+    for (tries = 0; tries < 10000 && !child.ready; tries++)
+    {
+        if (!ReadProcessMemory( pi.hProcess, (void *)(ULONG_PTR)child_addr, &child, sizeof(child), NULL )) break;
+        if (!child.ready) Sleep( 1 );
+    }
+    ok( child.ready, "the child is not ready\n" );
+    if (child.ready)
+    {
+        /* the child's own back-trace goes through both stubs to main */
+        ok( child.own_count > 4 && in_range( child.own[0], child.block_begin, child.block_end ) &&
+            child.own[1] == child.inner_after && child.own[2] == child.outer_after,
+            "the child's own back-trace (%lu frames) does not go through its stubs\n", child.own_count );
+        for (i = 3; i < child.own_count; i++) if (in_range( child.own[i], child.main_begin, child.main_end )) break;
+        ok( i < child.own_count, "the child's own back-trace does not reach main\n" );
+
+        n = pGetThreadCallStack( pi.hThread, 64, frames, 0, 0 );
+        for (at_block = 0; at_block < n; at_block++)
+            if (in_range( frames[at_block].dwReturnAddr, child.block_begin, child.block_end )) break;
+        ok( at_block < n, "no frame of %lu is in the blocking function\n", n );
+        for (i = 0; i < n; i++) trace( "frame %lu: %#Ix\n", i, frames[i].dwReturnAddr );
+        if (!*corruption)
+        {
+            /* every frame from the blocking function's on is the child's own,
+             * through both stubs, down to main and its caller (the walk ends
+             * at the thread's start, RtlVirtualUnwind may go on) */
+            for (main_at = 3; main_at < child.own_count; main_at++)
+                if (in_range( child.own[main_at], child.main_begin, child.main_end )) break;
+            ok( at_block < n && n - at_block <= child.own_count && n - at_block > main_at + 1,
+                "%lu frames from the blocking function's; the child has %lu, main at %lu\n",
+                n - at_block, child.own_count, main_at );
+            for (i = 1; at_block < n && i < child.own_count && at_block + i < n; i++)
+                ok( frames[at_block + i].dwReturnAddr == child.own[i], "frame %lu is %#Ix, the child's "
+                    "own %#I64x\n", at_block + i, frames[at_block + i].dwReturnAddr, child.own[i] );
+        }
+        else
+            ok( n == at_block + 1, "%lu frames after the blocking function's, whose caller's table is "
+                "broken\n", n - at_block - 1 );
+    }
+    TerminateProcess( pi.hProcess, 0 );
+    WaitForSingleObject( pi.hProcess, 10000 );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+    winetest_pop_context();
+}
+
 START_TEST(callstack_jit)
 {
     HMODULE coredll;
@@ -258,6 +472,12 @@ START_TEST(callstack_jit)
     if (argc >= 3 && !strcmp( argv[2], "spin" ))
     {
         child_spin();
+        return;
+    }
+    if (argc >= 3 && !strcmp( argv[2], "tables" ))
+    {
+        if (argc >= 4) jit_corruption = argv[3];
+        child_jit();
         return;
     }
 
@@ -271,4 +491,9 @@ START_TEST(callstack_jit)
     pGetThreadCallStack = (void *)GetProcAddress( coredll, "GetThreadCallStack" );
     test_other_thread();
     test_other_process( argv[0] );
+    test_jit_tables( argv[0], "" );
+    test_jit_tables( argv[0], "cycle" );
+    test_jit_tables( argv[0], "wild" );
+    test_jit_tables( argv[0], "count" );
+    test_jit_tables( argv[0], "freed" );
 }

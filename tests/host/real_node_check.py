@@ -369,7 +369,7 @@ def samples(node, path, unix_pid):
         m = mapping(addr)
         return not pe.base <= addr < pe.base + pe.size and bool(m and m[2] and m[3])
 
-    walks = frames = outside = 0
+    walks = frames = outside = through = 0
     for line in open(path, encoding='utf-8', errors='replace'):
         m = re.match(r'^sample (\d+) (\d+) (\d+):((?: [0-9a-f]+)*)\s*$', line.replace('\r', ''))
         if not m:
@@ -395,15 +395,24 @@ def samples(node, path, unix_pid):
                     code = b''
                 if len(code) != 16 or not call_length(code):
                     bad('%s frame %d: %#x does not follow a call instruction' % (what, i, addr))
-        # where the thread stood: in code V8 generated
+        # where the thread stood: in code V8 generated; and whether the
+        # walk went on through V8's frames (its dynamic function tables,
+        # read from outside) to node.exe's own
         if addrs and generated(addrs[0]):
             outside += 1
-    print('%d walks, %d frames; %d walks stood in generated code' % (walks, frames, outside))
+            if any(pe.base <= a < pe.base + pe.size for a in addrs[1:]):
+                through += 1
+    print('%d walks, %d frames; %d walks stood in generated code, %d of them went on into node.exe'
+          % (walks, frames, outside, through))
     if not walks:
         bad('no walks')
     if not outside:
         bad('no walk stood in generated code: the spinning thread was not sampled there')
-    return summary()
+    result = summary()
+    if outside and not through:
+        print('WRONG: no walk from generated code went on into node.exe: V8\'s function tables were not read')
+        return 1
+    return result
 
 
 def threads(report):

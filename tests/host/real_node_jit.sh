@@ -7,7 +7,9 @@
 # from node's own memory while it still spins: never 0, never a
 # non-canonical value (a stored double), always in executable memory of the
 # process, and after the first, right after a call instruction. Some walks
-# of the spinning thread must stand in V8's generated code.
+# of the spinning thread must stand in V8's generated code, and some of
+# those go on through V8's frames (its RtlAddGrowableFunctionTable tables,
+# read from outside) into node.exe.
 #
 # GetThreadCallStack and wctdump do not exist on stock Wine: layer only.
 # timeout: 600
@@ -49,7 +51,15 @@ if [ -n "$unix_pid" ] && [ -d "/proc/$unix_pid" ]; then
     # the judge itself: a walk with a stored double (the frame the issue
     # saw), a pointer to memory of node's that is no code and 0 after the
     # loop's frame is wrong 3 times
-    jit=$(sed -n 's/^sample [0-9]* [0-9]* 1: \([0-9a-f]*\)\r*$/\1/p' "$dir/samples.txt" | head -1)
+    # (where the spinning thread stood: the first frame of its walks, which
+    # go on through V8's frames; it is the thread wctdump found running)
+    spinner=$(python3 -c '
+import json, sys
+for p in json.load(open(sys.argv[1]))["processes"]:
+    for t in p["threads"]:
+        if t.get("status") == "running": print(t["tid"]); sys.exit()
+' "$dir/all1.json")
+    jit=$(sed -n "s/^sample [0-9]* ${spinner:-x} [0-9]*: \([0-9a-f]*\).*/\1/p" "$dir/samples.txt" | head -1)
     data=$(awk '$2 !~ /x/ { split($1, a, "-"); print a[1]; exit }' "/proc/$unix_pid/maps")
     echo "sample 0 1 4: ${jit:-0} 4232796302e20000 ${data:-1} 0" >"$dir/planted.txt"
     $check samples "$node" "$dir/planted.txt" "$unix_pid" >"$dir/planted.out" || true
