@@ -39,6 +39,10 @@
 #include <pkfuncs.h>
 #include "frames.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
 static HANDLE input;
 static HWCT session;
