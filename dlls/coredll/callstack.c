@@ -106,6 +106,21 @@ static BOOL is_wow64_thread( const THREAD_BASIC_INFORMATION *info )
     return !read_teb( info, FIELD_OFFSET( TEB, WowTebOffset ), &offset, sizeof(offset) ) && offset > 0;
 }
 
+/* A blocking read() writes its buffer while the count is odd: a walk is
+ * kept only if that buffer is outside the stack it walks, the thread's
+ * stack, in which its published Rsp lies. */
+static BOOL is_write_outside_stack( const THREAD_BASIC_INFORMATION *info, const struct blocked_frame *frame )
+{
+    ULONG64 low, high, rsp = frame->regs[4];  /* Rax, Rcx, Rdx, Rbx, Rsp */
+
+    if (frame->write_start == frame->write_end) return TRUE;
+    if (read_teb( info, FIELD_OFFSET( TEB, DeallocationStack ), &low, sizeof(low) ) ||
+        read_teb( info, FIELD_OFFSET( TEB, Tib.StackBase ), &high, sizeof(high) ))
+        return FALSE;
+    return low < high && rsp >= low && rsp < high &&
+           (frame->write_end <= low || frame->write_start >= high) && frame->write_start <= frame->write_end;
+}
+
 /* A thread blocked in a system call is walked from the registers it
  * published, without suspending it: its stack cannot change before its
  * count does. The count is read again after the walk; if it changed, or
@@ -124,6 +139,11 @@ static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *
         return TRUE;  /* a process we may not read is not suspended for nothing */
     if ((*wow64 = is_wow64_thread( info ))) return FALSE;
     if (*status || !(frame.seq & 1) || !frame.regs[16]) return FALSE;
+    if (!is_write_outside_stack( info, &frame ))
+    {
+        TRACE( "thread %04lx reads into its stack\n", HandleToULong( info->ClientId.UniqueThread ) );
+        return FALSE;
+    }
 
     memset( &context, 0, sizeof(context) );
     context.ContextFlags = CONTEXT_FULL;

@@ -38,7 +38,9 @@ C_ASSERT( FIELD_OFFSET( CONTEXT, Rip ) - FIELD_OFFSET( CONTEXT, Rax ) == 16 * si
 /*
  * Unix side only. The outermost blocking call entered from a system call
  * (server_wait, the futex wait of NtWaitForAlertByThreadId, a sleep in
- * NtDelayExecution) publishes the registers of its syscall frame; a
+ * NtDelayExecution, the read() or poll() of NtReadFile on a pipe, FIFO or
+ * character device) publishes the registers of its syscall frame, and what
+ * of the thread's memory the call may write while it blocks; a
  * suspension (wait_suspend, in a signal handler, which may set the context)
  * and a nested blocking call invalidate them, and a suspension that gives
  * back the context published publishes it again. Only the thread writes
@@ -76,8 +78,10 @@ static inline unsigned long long blocked_frame_invalidate(void)
     return (old | 1) + 1;
 }
 
-/* the thread is about to block in a call it entered from user mode */
-static inline void blocked_frame_enter(void)
+/* The thread is about to block in a call it entered from user mode, which
+ * may write the 'size' bytes at 'addr' while it blocks (a read()'s buffer,
+ * written by the kernel), and nothing else of the thread's memory. */
+static inline void blocked_frame_enter_write( const void *addr, SIZE_T size )
 {
     volatile struct blocked_frame *frame = current_blocked_frame();
     unsigned long long seq;
@@ -87,11 +91,19 @@ static inline void blocked_frame_enter(void)
     seq = blocked_frame_invalidate();
     if (__atomic_fetch_add( &frame->depth, 1, __ATOMIC_SEQ_CST )) return;  /* nested: stays invalid */
     if (!blocked_frame_has_syscall_frame()) return;
+    frame->write_start = (ULONG_PTR)addr;
+    frame->write_end = (ULONG_PTR)addr + size;
     /* the syscall frame: the registers of the user-mode code that called in */
     context.ContextFlags = CONTEXT_AMD64 | CONTEXT_INTEGER | CONTEXT_CONTROL;
     if (NtGetContextThread( GetCurrentThread(), &context )) return;
     for (i = 0; i < 17; i++) frame->regs[i] = (&context.Rax)[i];
     __atomic_compare_exchange_n( &frame->seq, &seq, seq + 1, FALSE, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST );
+}
+
+/* the same for a wait, which writes nothing of the thread's memory */
+static inline void blocked_frame_enter(void)
+{
+    blocked_frame_enter_write( NULL, 0 );
 }
 
 /* The thread was suspended inside a blocking call (wait_suspend, which made

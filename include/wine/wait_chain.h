@@ -106,6 +106,9 @@ struct wait_record
  * inside the same blocking call all along (docs/BLOCKED_WALKS.md). Only the
  * thread itself writes; 'depth' counts blocking calls nested in signal
  * handlers, which publish the registers again (a context may have been set).
+ * A blocking read() writes into its caller's buffer while the count is odd:
+ * [write_start, write_end) says which bytes it may write (empty for the
+ * waits, which write none), and a reader drops a walk of a stack they lie in.
  */
 #define BLOCKED_FRAME_TEB_OFFSET 0x1f10
 
@@ -114,6 +117,8 @@ struct blocked_frame
     unsigned long long seq;         /* odd: blocked, regs are current */
     unsigned long long depth;       /* the thread's own: nesting of blocking calls */
     unsigned long long regs[17];    /* Rax ... R15, Rip: CONTEXT's order */
+    unsigned long long write_start; /* what the blocking call may write of the */
+    unsigned long long write_end;   /* thread's memory while the count is odd */
 };
 
 #endif  /* __WINE_WINE_WAIT_CHAIN_H */

@@ -175,14 +175,15 @@ static BOOL check_walk( const CallSnapshot *frames, ULONG count, char *why, size
 
 /*
  * The layer keeps a wait record (16 bytes at +0x1f00) and a blocked
- * thread's registers (+0x1f10 to +0x1fa8) in the gap between the 64-bit
- * TEB (0x1838 bytes) and the 32-bit one at +0x2000, where nothing else of
+ * thread's registers, with what its blocking call may write (+0x1f10 to
+ * +0x1fb8), in the gap between the 64-bit TEB (0x1838 bytes) and the
+ * 32-bit one at +0x2000, where nothing else of
  * Wine reads or writes (docs/WAIT_RECORDS.md). After thousands of waits,
  * walks and suspensions the rest of the gap must still be zero.
  */
 static void check_teb_gap( const BYTE *teb, const char *whose )
 {
-    static const struct { unsigned int start, end; } unused[] = { { 0x1838, 0x1f00 }, { 0x1fa8, 0x2000 } };
+    static const struct { unsigned int start, end; } unused[] = { { 0x1838, 0x1f00 }, { 0x1fb8, 0x2000 } };
     unsigned int i, offset;
 
     for (i = 0; i < ARRAY_SIZE(unused); i++)
