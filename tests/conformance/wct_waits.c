@@ -1145,6 +1145,9 @@ static void test_cross_bitness_cycle( const char *self )
                 in_image = TRUE;
         }
         ok( in_image, "no frame in the child's image %I64x\n", shared->image_base );
+        /* W-37 from a 64-bit caller: the blocked 32-bit thread is walked
+         * from the registers wow64 saved, without suspending it */
+        walk_quietly( shared->waiter_tid, pi.dwProcessId, waiter, settled_switches( shared->waiter_tid ) );
         CloseHandle( waiter );
     }
 #else
