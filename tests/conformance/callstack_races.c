@@ -11,6 +11,17 @@
  *
  * Set CALLSTACK_RACE_ROUNDS for a longer run (default 3000 walks).
  *
+ * 32-bit: not run: a WoW64 thread held still in wow64cpu's entry thunk,
+ * after it left 32-bit code for a system call and before it stored its
+ * 32-bit registers in its CPU area, has as its 32-bit context the one of
+ * its previous system call (Wine's get_wow_context gives the CPU area
+ * whenever the thread runs 64-bit code), whose frames its stack may no
+ * longer hold: such a walk ends early or follows an older chain (1 walk in
+ * about 30000 of a 32-bit run here gave 0x7bc0c57c 0x7b07762e, ntdll's
+ * stub, kernelbase, then nothing, as such a context would). That is a limit of walks that suspend the
+ * thread; walks of a blocked thread (docs/BLOCKED_WALKS.md) read the CPU
+ * area only inside the system call and are exact. When it runs 32-bit:
+ *
  * Built 32-bit, the x86 semantics of a walk of a thread held still at any
  * instruction: x86 has no unwind data to say where a function's return
  * address is, so a thread stopped in a prologue (before its frame pointer
