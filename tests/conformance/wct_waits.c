@@ -1145,10 +1145,12 @@ static void test_cross_bitness_cycle( const char *self )
                 in_image = TRUE;
         }
         ok( in_image, "no frame in the child's image %I64x\n", shared->image_base );
-        /* W-37 from a 64-bit caller: the blocked 32-bit thread is walked
-         * from the registers wow64 saved, without suspending it */
-        walk_quietly( shared->waiter_tid, pi.dwProcessId, waiter, settled_switches( shared->waiter_tid ) );
         CloseHandle( waiter );
+        /* W-37 from a 64-bit caller: a blocked 32-bit thread is walked from
+         * the registers wow64 saved, without suspending it. The child's
+         * main thread, as its wait has no timeout (a critical section's
+         * wakes after 5 s to say so, a switch of its own) */
+        walk_quietly( shared->owner_tid, pi.dwProcessId, pi.hThread, settled_switches( shared->owner_tid ) );
     }
 #else
     (void)waiter;
