@@ -167,7 +167,7 @@ all_tests() {
 }
 
 build_winelib "$TESTBIN/conformance" || exit 1
-build_test_dlls "$TESTBIN/conformance" >"$TESTBIN/dlls.log" 2>&1 ||
+build_test_dlls "$TESTBIN/conformance" "$TESTBIN/conformance32" >"$TESTBIN/dlls.log" 2>&1 ||
     { cat "$TESTBIN/dlls.log"; echo "the test DLLs do not build" >&2; exit 1; }
 
 tests=${*:-$(all_tests)}

@@ -50,19 +50,30 @@ build_exe() {
         -mconsole "$exe.o" $(pe_libs $arch)
 }
 
-# build_test_dlls DIR: the PE test DLLs, tests/dlls/NAME.S -> DIR/NAME.dll,
-# without a C runtime. All are linked at one base, so that one may be loaded
+# build_test_dlls DIR [DIR32]: the PE test DLLs, tests/dlls/NAME.S ->
+# DIR/NAME.dll, without a C runtime; those whose source says "32-bit:
+# built" also for i386, into DIR32 (beside the 32-bit test programs). All
+# of one architecture are linked at one base, so that one may be loaded
 # where another was. One may include another: any change rebuilds them all.
 TEST_DLL_BASE=0x2a0000000
+TEST_DLL_BASE_I386=0x6a000000
 build_test_dlls() {
     for src in "$TOP"/tests/dlls/*.S; do
         [ -f "$src" ] || continue
-        dll="$1/$(basename "$src" .S).dll"
-        [ -f "$dll" ] && stale="" || stale=1
-        for f in "$TOP"/tests/dlls/*; do [ "$f" -nt "$dll" ] && stale=1; done
-        [ -z "$stale" ] && continue
-        x86_64-w64-mingw32-gcc -shared -nostdlib -nostartfiles -Wl,--entry=dll_entry \
-            -Wl,--image-base=$TEST_DLL_BASE -Wl,--disable-dynamicbase -o "$dll" "$src" || return 1
+        for arch in x86_64 i386; do
+            case $arch in
+                x86_64) dll="$1/$(basename "$src" .S).dll" triple=x86_64-w64-mingw32 base=$TEST_DLL_BASE
+                        entry=dll_entry ;;
+                i386)   [ -n "${2:-}" ] && grep -q '^ \* 32-bit: built' "$src" || continue
+                        dll="$2/$(basename "$src" .S).dll" triple=i686-w64-mingw32 base=$TEST_DLL_BASE_I386
+                        entry=_dll_entry ;;  # i386 C names have a leading underscore
+            esac
+            [ -f "$dll" ] && stale="" || stale=1
+            for f in "$TOP"/tests/dlls/*; do [ "$f" -nt "$dll" ] && stale=1; done
+            [ -z "$stale" ] && continue
+            $triple-gcc -shared -nostdlib -nostartfiles -Wl,--entry=$entry \
+                -Wl,--image-base=$base -Wl,--disable-dynamicbase -o "$dll" "$src" || return 1
+        done
     done
 }
 

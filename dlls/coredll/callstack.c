@@ -35,6 +35,7 @@
 #include "wine/exception.h"
 #include "wine/wait_chain.h"
 #include "wine/memory_file.h"
+#include "wow64_walk.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(callstack);
 
@@ -218,7 +219,13 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
 #ifdef __x86_64__  /* the registers a blocked thread publishes are its 64-bit ones */
     else if (walk_blocked_thread( thread, info, frames, want, &status, &wow64 ))
         return status ? RtlNtStatusToDosError( status ) : ERROR_SUCCESS;
+    else if (wow64 && walk_blocked_wow64_thread( thread, info, want, frames->addr, frames->stack, &frames->count,
+                                                 &status ))
+        return status ? RtlNtStatusToDosError( status ) : ERROR_SUCCESS;
     else if (wow64) status = walk_wow64_thread( thread, info, frames, want, &n );
+#elif defined(__i386__)  /* a blocked WoW64 thread's 32-bit registers are in its CPU area */
+    else if (walk_blocked_wow64_thread( thread, info, want, frames->addr, frames->stack, &frames->count, &status ))
+        return status ? RtlNtStatusToDosError( status ) : ERROR_SUCCESS;
 #endif
     else
     {

@@ -1146,6 +1146,11 @@ static void test_cross_bitness_cycle( const char *self )
         }
         ok( in_image, "no frame in the child's image %I64x\n", shared->image_base );
         CloseHandle( waiter );
+        /* W-37 from a 64-bit caller: a blocked 32-bit thread is walked from
+         * the registers wow64 saved, without suspending it. The child's
+         * main thread, as its wait has no timeout (a critical section's
+         * wakes after 5 s to say so, a switch of its own) */
+        walk_quietly( shared->owner_tid, pi.dwProcessId, pi.hThread, settled_switches( shared->owner_tid ) );
     }
 #else
     (void)waiter;

@@ -1,0 +1,176 @@
+/*
+ * GetThreadCallStack of a blocked 32-bit (WoW64) thread, without suspending it
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301, USA
+ */
+
+#if defined(__x86_64__) || defined(__i386__)
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "ntstatus.h"
+#define WIN32_NO_STATUS
+#include "windef.h"
+#include "winbase.h"
+#include "winternl.h"
+
+#include "wine/debug.h"
+#include "wine/exception.h"
+#include "wine/wait_chain.h"
+#include "wine/memory_file.h"
+#include "wow64_walk.h"
+
+WINE_DEFAULT_DEBUG_CHANNEL(callstack);
+
+/*
+ * A WoW64 thread runs its 32-bit code until it makes a system call; the
+ * call goes through wow64cpu, which stores the 32-bit registers in the
+ * thread's CPU area (the 64-bit TEB's TlsSlots[WOW64_TLS_CPURESERVED]: a
+ * WOW64_CPURESERVED, then the i386 context at its 4-byte alignment) and
+ * calls wow64.dll, whose 64-bit code makes the 64-bit system call. A
+ * thread whose blocked frame (blocked_frame.h) has an odd count is inside
+ * such a call, so its 32-bit registers are in its CPU area and do not
+ * change, and neither does its 32-bit stack, until the count does. Read
+ * the count, the CPU area and the stack, then the count again; keep the
+ * walk only if it is the same. See docs/BLOCKED_WALKS.md, "WoW64 threads".
+ */
+struct cpu_area
+{
+    WOW64_CPURESERVED reserved;
+    WOW64_CONTEXT     context;  /* read up to ExtendedRegisters */
+};
+C_ASSERT( FIELD_OFFSET( struct cpu_area, context ) == 4 );
+#define CPU_AREA_READ FIELD_OFFSET( struct cpu_area, context.ExtendedRegisters )
+
+/* a WoW64 thread's 64-bit TEB, in this process (pid 0) or another */
+struct wow64_thread
+{
+    ULONG   pid;
+    ULONG64 teb64;
+};
+
+/* 'size' bytes at 'addr' of the thread's process, each read a fresh one */
+static NTSTATUS read_thread_memory( const struct wow64_thread *target, ULONG64 addr, void *buffer, SIZE_T size )
+{
+    NTSTATUS ret = STATUS_SUCCESS;
+
+    if ((ULONG_PTR)addr != addr) return STATUS_PARTIAL_COPY;  /* beyond a 32-bit caller */
+    if (target->pid) return __wine_read_process_memory( target->pid, (const void *)(ULONG_PTR)addr, buffer, size );
+    __TRY
+    {
+        memcpy( buffer, (const void *)(ULONG_PTR)addr, size );
+        __asm__ __volatile__( "" ::: "memory" );
+    }
+    __EXCEPT_PAGE_FAULT
+    {
+        ret = STATUS_ACCESS_VIOLATION;  /* the thread is gone, and its TEB with it */
+    }
+    __ENDTRY
+    return ret;
+}
+
+/* The blocked frame's count: in this process one 8-byte load (an i386
+ * unsigned long long is otherwise read in two halves) */
+static NTSTATUS read_count( const struct wow64_thread *target, unsigned long long *seq )
+{
+    ULONG64 addr = target->teb64 + BLOCKED_FRAME_TEB_OFFSET + FIELD_OFFSET( struct blocked_frame, seq );
+    NTSTATUS ret = STATUS_SUCCESS;
+
+    if (target->pid || (ULONG_PTR)addr != addr) return read_thread_memory( target, addr, seq, sizeof(*seq) );
+    __TRY
+    {
+        *seq = __atomic_load_n( (unsigned long long *)(ULONG_PTR)addr, __ATOMIC_SEQ_CST );
+    }
+    __EXCEPT_PAGE_FAULT
+    {
+        ret = STATUS_ACCESS_VIOLATION;
+    }
+    __ENDTRY
+    return ret;
+}
+
+/* The 64-bit TEB of the thread: a 64-bit caller has it; a 32-bit caller
+ * has the 32-bit TEB (0 for a thread of a 64-bit process, 0x2000 for one
+ * that has not run yet), whose WowTebOffset leads back */
+static BOOL find_teb64( const THREAD_BASIC_INFORMATION *info, struct wow64_thread *target )
+{
+    ULONG pid = HandleToULong( info->ClientId.UniqueProcess );
+
+    target->pid = pid == GetCurrentProcessId() ? 0 : pid;
+    target->teb64 = (ULONG_PTR)info->TebBaseAddress;
+    if (target->teb64 < 0x10000) return FALSE;
+#ifdef __i386__
+    {
+        LONG offset = 0;
+
+        if (read_thread_memory( target, target->teb64 + FIELD_OFFSET( TEB, WowTebOffset ), &offset, sizeof(offset) ) ||
+            offset >= 0 || target->teb64 < (ULONG)-offset)
+            return FALSE;
+        target->teb64 += offset;
+    }
+#endif
+    return TRUE;
+}
+
+static NTSTATUS walk_frames( HANDLE thread, const THREAD_BASIC_INFORMATION *info, WOW64_CONTEXT *context,
+                             ULONG count, void **frames, void **frame_ptrs, ULONG *n )
+{
+#ifdef __x86_64__
+    return __wine_walk_wow64_frames( thread, info, context, 0, count, frames, frame_ptrs, n );
+#else
+    return __wine_walk_thread_frames( thread, info, (CONTEXT *)context, 0, count, frames, frame_ptrs, n );
+#endif
+}
+
+/* Walk a blocked WoW64 thread's 32-bit frames from the registers wow64
+ * saved: TRUE if the walk stands (or the thread's process may not be read:
+ * *status says so), FALSE if the caller must hold the thread still */
+BOOL walk_blocked_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, ULONG want, void **frames,
+                                void **frame_ptrs, ULONG *count, NTSTATUS *status )
+{
+    struct wow64_thread target;
+    struct cpu_area cpu;
+    unsigned long long seq, again;
+    ULONG64 area = 0;
+    ULONG n = 0;
+
+    if (want < 2 || !find_teb64( info, &target )) return FALSE;
+    if ((*status = read_count( &target, &seq )) == STATUS_ACCESS_DENIED) return TRUE;
+    if (*status || !(seq & 1)) return FALSE;
+    if (read_thread_memory( &target, target.teb64 + FIELD_OFFSET( TEB64, TlsSlots[WOW64_TLS_CPURESERVED] ),
+                            &area, sizeof(area) ) ||
+        !area || read_thread_memory( &target, area, &cpu, CPU_AREA_READ ) ||
+        cpu.reserved.Machine != IMAGE_FILE_MACHINE_I386 || !cpu.context.Eip)
+        return FALSE;
+
+    frames[0] = ULongToPtr( cpu.context.Eip );
+    frame_ptrs[0] = ULongToPtr( cpu.context.Ebp );
+    *status = walk_frames( thread, info, &cpu.context, want - 1, frames + 1, frame_ptrs + 1, &n );
+    __asm__ __volatile__( "" ::: "memory" );
+    /* the walk stands only if the thread was in the same blocking call all along */
+    if (!read_count( &target, &again ) && again == seq)
+    {
+        TRACE( "WoW64 thread %04lx walked blocked, not suspended\n", HandleToULong( info->ClientId.UniqueThread ) );
+        *count = n + 1;
+        return TRUE;
+    }
+    TRACE( "WoW64 thread %04lx left its wait during the walk\n", HandleToULong( info->ClientId.UniqueThread ) );
+    return FALSE;
+}
+
+#endif  /* __x86_64__ || __i386__ */
