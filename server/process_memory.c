@@ -26,6 +26,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/uio.h>
+#endif
 
 #include "ntstatus.h"
 #define WIN32_NO_STATUS
@@ -173,7 +176,68 @@ done:
     return 0;
 }
 
+/*
+ * Many small pieces at once. A wait chain reads the wait record of each
+ * thread it passes and the owner of each critical section: 16 and 8 bytes
+ * at addresses spread over the process, each a pread of the mem file, one
+ * after the other. process_vm_readv reads them all in one system call,
+ * with the same permission check as the mem file and nothing stopped. It
+ * copies its pieces in order and stops at the first it cannot read whole,
+ * saying how many bytes it copied: the pieces before it are read, that one
+ * is unreadable, and the next call starts after it, so each call settles at
+ * least one piece and the pieces take at most as many calls as there are.
+ * It names the process by its pid, that of the thread-group leader, which
+ * stays the process's while any of its threads lives (a leader that exited
+ * before the others is a zombie holding it) and has no memory to read once
+ * it has exited: the kernel then says ESRCH, and the caller reads the pieces
+ * through a live task's mem file as before.
+ */
+void read_process_memory_pieces( struct process *process, struct memory_piece *pieces, unsigned int count )
+{
+    struct iovec local[MAX_MEMORY_PIECES], remote[MAX_MEMORY_PIECES];
+    unsigned int i, start = 0, n;
+    ssize_t ret;
+
+    count = min( count, MAX_MEMORY_PIECES );
+    for (i = 0; i < count; i++)
+        pieces[i].state = pieces[i].addr > 0x7fffffffffffffffull - pieces[i].size ? PIECE_UNREADABLE : PIECE_UNREAD;
+    if (process->unix_pid == -1 || !process->running_threads) return;
+
+    while (start < count)
+    {
+        for (n = 0, i = start; i < count && pieces[i].state == PIECE_UNREAD; i++, n++)
+        {
+            local[n].iov_base = pieces[i].dest;
+            local[n].iov_len = pieces[i].size;
+            remote[n].iov_base = (void *)(unsigned long)pieces[i].addr;
+            remote[n].iov_len = pieces[i].size;
+        }
+        if (!n)
+        {
+            start++;  /* an address beyond any mapping, settled above */
+            continue;
+        }
+        ret = process_vm_readv( process->unix_pid, local, n, remote, n, 0 );
+        if (ret < 0 && errno != EFAULT) return;  /* ENOSYS, EPERM, ESRCH: the mem file's way */
+        if (ret < 0) ret = 0;
+        for (i = start; i < start + n && (size_t)ret >= pieces[i].size; i++)
+        {
+            pieces[i].state = PIECE_READ;
+            ret -= pieces[i].size;
+        }
+        if (i < start + n) pieces[i++].state = PIECE_UNREADABLE;
+        start = i;
+    }
+}
+
 #else  /* __linux__ */
+
+void read_process_memory_pieces( struct process *process, struct memory_piece *pieces, unsigned int count )
+{
+    unsigned int i;
+
+    for (i = 0; i < count; i++) pieces[i].state = PIECE_UNREAD;
+}
 
 int read_process_memory_unstopped( struct process *process, client_ptr_t ptr, data_size_t size, void *dest )
 {

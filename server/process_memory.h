@@ -28,4 +28,28 @@
 extern int read_process_memory_unstopped( struct process *process, client_ptr_t ptr, data_size_t size,
                                           void *dest );
 
+/* One piece of a process's memory to read with others. */
+struct memory_piece
+{
+    client_ptr_t addr;
+    data_size_t  size;
+    void        *dest;
+    int          state;     /* PIECE_* */
+};
+
+enum piece_state
+{
+    PIECE_UNREAD,           /* not read: the kernel refused this way */
+    PIECE_READ,             /* read whole */
+    PIECE_UNREADABLE        /* not mapped or not readable, at least in part */
+};
+
+#define MAX_MEMORY_PIECES 256
+
+/* Reads up to MAX_MEMORY_PIECES pieces at once, one system call for all of
+ * them where the kernel allows (process_vm_readv); says in each piece's
+ * state how it went. Sets no error. */
+extern void read_process_memory_pieces( struct process *process, struct memory_piece *pieces,
+                                        unsigned int count );
+
 #endif  /* __WINE_SERVER_PROCESS_MEMORY_H */

@@ -45,6 +45,7 @@
 #include "thread.h"
 #include "user.h"
 #include "process_memory.h"
+#include "wait_host.h"
 #include "wine/wait_chain.h"
 
 /*
@@ -60,6 +61,39 @@
 
 #define MAX_WALK (WCT_MAX_NODE_COUNT + 1)
 
+#define BATCH_THREADS   64   /* threads of a process whose records are read together */
+#define BATCH_PROCESSES 4    /* processes of a chain whose records are read together */
+
+/* a wait a thread recorded */
+struct recorded_wait
+{
+    unsigned int kind;         /* WAIT_RECORD_* */
+    client_ptr_t address;      /* the object waited for */
+    int          wow64;        /* recorded by 32-bit code: the object has the 32-bit layout */
+    timeout_t    since;
+};
+
+enum record_state { RECORD_UNREAD, RECORD_NONE, RECORD_SOME };
+
+/* a thread's wait record, read with those of other threads of its process */
+struct thread_record
+{
+    struct thread        *thread;
+    enum record_state     state;
+    struct recorded_wait  wait;          /* RECORD_SOME: the wait */
+    struct wait_record    copies[2][2];  /* as read: the 64-bit record twice, then the 32-bit one */
+    int                   owner_state;   /* PIECE_*: the owner of the critical section it waits for */
+    unsigned long long    owner;
+};
+
+struct process_records
+{
+    struct process       *process;
+    unsigned int          count;
+    int                   batched;       /* the threads that may have a record were read */
+    struct thread_record  threads[BATCH_THREADS];
+};
+
 struct chain
 {
     struct wait_chain_node nodes[WCT_MAX_NODE_COUNT];
@@ -67,6 +101,8 @@ struct chain
     struct thread         *seen[MAX_WALK];
     unsigned int           seen_count;
     int                    cycle;
+    unsigned int           process_count;
+    struct process_records processes[BATCH_PROCESSES];
 };
 
 /* what a thread waits for: a server wait, one it recorded itself, or a
@@ -100,8 +136,7 @@ static struct wait_chain_node *add_node( struct chain *chain, unsigned int type,
  * (process_memory.c), through a live task: the process may have lost its
  * main thread. The bytes are the server's own: they never reach a client
  * that could not read them itself. */
-static int read_client_memory( struct chain *chain, struct process *process, client_ptr_t addr,
-                               void *buffer, size_t size )
+static int read_client_memory( struct process *process, client_ptr_t addr, void *buffer, size_t size )
 {
     int ret = read_process_memory_unstopped( process, addr, size, buffer );
 
@@ -109,260 +144,11 @@ static int read_client_memory( struct chain *chain, struct process *process, cli
     return ret == 1;
 }
 
-/* The wait a thread recorded, if any. The thread may be changing the record
- * while it is read: two reads that agree are taken, anything else is
- * ignored, as is a record no layer thread could have written. */
-static int read_record_at( struct chain *chain, struct thread *thread, client_ptr_t addr, struct wait *wait )
-{
-    struct wait_record record[2];
-    unsigned int kind;
-    int i, same = 0;
-
-    for (i = 0; i < 3 && !same; i++)
-        same = read_client_memory( chain, thread->process, addr, &record[0], sizeof(record[0]) ) &&
-               read_client_memory( chain, thread->process, addr, &record[1], sizeof(record[1]) ) &&
-               !memcmp( &record[0], &record[1], sizeof(record[0]) );
-    if (!same) return 0;
-
-    kind = record[0].what >> WAIT_RECORD_KIND_SHIFT;
-    if (kind == WAIT_RECORD_NONE || kind >= WAIT_RECORD_KIND_COUNT) return 0;
-    wait->kind = kind;
-    wait->address = record[0].what & WAIT_RECORD_OBJECT_MASK;
-    wait->since = min( (timeout_t)record[0].since, monotonic_time );
-    return 1;
-}
-
 /* Does the process run 32-bit code in WoW64 mode? Its threads' 32-bit
  * ntdll then records its waits in a record of its own. */
 static int is_wow64_process( const struct process *process )
 {
     return !is_machine_64bit( process->machine ) && is_machine_64bit( native_machine );
-}
-
-/* A WoW64 thread's 32-bit code waits outside the 64-bit side's waits (it
- * calls into them): its record, when there is one, is the wait. */
-static int read_wait_record( struct chain *chain, struct thread *thread, struct wait *wait )
-{
-    if (!thread->teb) return 0;
-    if (is_wow64_process( thread->process ) &&
-        read_record_at( chain, thread, thread->teb + WAIT_RECORD32_TEB_OFFSET, wait ))
-    {
-        if (wait->address > 0xffffffff) return 0;  /* no 32-bit code wrote that */
-        wait->wow64 = 1;
-        return 1;
-    }
-    return read_record_at( chain, thread, thread->teb + WAIT_RECORD_TEB_OFFSET, wait );
-}
-
-/*
- * Threads blocked in host system calls.
- *
- * A thread may block where neither the server nor a wait record sees it: in
- * a read() or poll() of a Unix pipe or FIFO behind a synchronous ReadFile
- * (a standard input that is a pipe), or in a poll() of a driver's unix
- * library (winebus, wineusb). Linux says which system call a sleeping
- * thread is in, and with which arguments, in /proc/PID/task/TID/syscall
- * ("running" while it runs), without stopping or waking it. A thread is
- * blocked there when it sleeps in one of the calls below, which wait for
- * something outside the thread; a read or a receive of the thread's own
- * request, reply or wait pipe is the thread waiting for this server, which
- * answers it once it is done with this request: that thread is running, as
- * any thread in a system call that does not wait is on Windows.
- */
-enum host_call_args
-{
-    HOST_CALL_FD,        /* arg 0 is a descriptor */
-    HOST_CALL_POLL,      /* arg 0 is a struct pollfd array, arg 1 its size */
-    HOST_CALL_NONE       /* nothing to describe */
-};
-
-#ifdef __x86_64__
-static const struct { int nr; enum host_call_args args; } host_calls[] =
-{
-    {   0 /* read */,            HOST_CALL_FD },
-    {   1 /* write */,           HOST_CALL_FD },
-    {   7 /* poll */,            HOST_CALL_POLL },
-    {  17 /* pread64 */,         HOST_CALL_FD },
-    {  18 /* pwrite64 */,        HOST_CALL_FD },
-    {  19 /* readv */,           HOST_CALL_FD },
-    {  20 /* writev */,          HOST_CALL_FD },
-    {  23 /* select */,          HOST_CALL_NONE },
-    {  34 /* pause */,           HOST_CALL_NONE },
-    {  35 /* nanosleep */,       HOST_CALL_NONE },
-    {  42 /* connect */,         HOST_CALL_FD },
-    {  43 /* accept */,          HOST_CALL_FD },
-    {  44 /* sendto */,          HOST_CALL_FD },
-    {  45 /* recvfrom */,        HOST_CALL_FD },
-    {  46 /* sendmsg */,         HOST_CALL_FD },
-    {  47 /* recvmsg */,         HOST_CALL_FD },
-    {  61 /* wait4 */,           HOST_CALL_NONE },
-    {  72 /* fcntl (F_SETLKW) */, HOST_CALL_FD },
-    {  73 /* flock */,           HOST_CALL_FD },
-    { 128 /* rt_sigtimedwait */, HOST_CALL_NONE },
-    { 130 /* rt_sigsuspend */,   HOST_CALL_NONE },
-    { 202 /* futex */,           HOST_CALL_NONE },
-    { 230 /* clock_nanosleep */, HOST_CALL_NONE },
-    { 232 /* epoll_wait */,      HOST_CALL_FD },
-    { 247 /* waitid */,          HOST_CALL_NONE },
-    { 270 /* pselect6 */,        HOST_CALL_NONE },
-    { 271 /* ppoll */,           HOST_CALL_POLL },
-    { 281 /* epoll_pwait */,     HOST_CALL_FD },
-    { 288 /* accept4 */,         HOST_CALL_FD },
-    { 295 /* preadv */,          HOST_CALL_FD },
-    { 296 /* pwritev */,         HOST_CALL_FD },
-    { 299 /* recvmmsg */,        HOST_CALL_FD },
-    { 327 /* preadv2 */,         HOST_CALL_FD },
-    { 328 /* pwritev2 */,        HOST_CALL_FD },
-    { 441 /* epoll_pwait2 */,    HOST_CALL_FD },
-};
-#else
-static const struct { int nr; enum host_call_args args; } host_calls[1] = { { -1, HOST_CALL_NONE } };
-#endif
-
-/* A host call's WaitTime: Linux does not say when a sleep began. The server
- * remembers when it first saw a thread blocked in a call; the thread's
- * context switches do not change while it stays blocked, so the same count
- * in the same call is the same block. A lower bound, counted from the
- * first query that saw it. */
-#define HOST_BLOCKS 64
-
-static struct host_block
-{
-    thread_id_t  tid;           /* 0: free */
-    int          unix_tid;
-    int          nr;
-    unsigned int switches;
-    timeout_t    since;
-} host_blocks[HOST_BLOCKS];
-
-static timeout_t host_block_since( struct thread *thread, int nr, unsigned int switches )
-{
-    struct host_block *block = NULL, *oldest = &host_blocks[0];
-    unsigned int i;
-
-    for (i = 0; i < HOST_BLOCKS && !block; i++)
-    {
-        if (host_blocks[i].tid == thread->id) block = &host_blocks[i];
-        else if (host_blocks[i].since < oldest->since) oldest = &host_blocks[i];
-    }
-    if (!block) block = oldest;
-    if (block->tid != thread->id || block->unix_tid != thread->unix_tid || block->nr != nr ||
-        block->switches != switches)
-    {
-        block->tid = thread->id;
-        block->unix_tid = thread->unix_tid;
-        block->nr = nr;
-        block->switches = switches;
-        block->since = monotonic_time;
-    }
-    return block->since;
-}
-
-/* What descriptor 'fd' of the thread's process is, as /proc links it:
- * "pipe:[N]", "socket:[N]", a file name. readlink() only reads the link:
- * nothing of the file behind it is touched, so a file on a server that does
- * not answer cannot hold up this one. */
-static int read_fd_link( struct thread *thread, long long fd, char *target, size_t size )
-{
-    char path[64];
-    ssize_t got;
-
-    if (fd < 0 || fd > INT_MAX) return 0;
-    snprintf( path, sizeof(path), "/proc/%d/task/%d/fd/%d", thread->unix_pid, thread->unix_tid, (int)fd );
-    if ((got = readlink( path, target, size - 1 )) <= 0) return 0;
-    target[got] = 0;
-    return 1;
-}
-
-/* Is this link one of the pipes the thread talks to the server through, or
- * its process's socket to the server? Pipes and sockets are named by their
- * inode, which fstat() of the server's own ends gives. */
-static int is_server_pipe( struct thread *thread, const char *link )
-{
-    struct fd *pipes[] = { thread->request_fd, thread->reply_fd, thread->wait_fd, thread->process->msg_fd };
-    unsigned long long inode;
-    struct stat server;
-    unsigned int i;
-    int unix_fd;
-    char end;
-
-    if (sscanf( link, "pipe:[%llu%c", &inode, &end ) != 2 && sscanf( link, "socket:[%llu%c", &inode, &end ) != 2)
-        return 0;
-    if (end != ']') return 0;
-    for (i = 0; i < ARRAY_SIZE(pipes); i++)
-    {
-        if (!pipes[i] || (unix_fd = get_unix_fd( pipes[i] )) == -1) continue;
-        if (fstat( unix_fd, &server ) != -1 && server.st_ino == inode) return 1;
-    }
-    clear_error();  /* get_unix_fd sets one for a closed fd */
-    return 0;
-}
-
-/* add one descriptor of a host call to the description; returns 0 if it is
- * the thread's own pipe to the server */
-static int describe_fd( struct thread *thread, long long fd, char *what, size_t size )
-{
-    size_t len = strlen( what );
-    char target[96];
-
-    if (!read_fd_link( thread, fd, target, sizeof(target) )) snprintf( target, sizeof(target), "fd %lld", fd );
-    else if (is_server_pipe( thread, target )) return 0;
-    if (len + 8 >= size) return 1;
-    if (len) strcpy( what + len, ", " ), len += 2;
-    snprintf( what + len, size - len, "%s", target );
-    return 1;
-}
-
-/* Is the thread asleep in a host system call that waits for something
- * outside it? Fills in the wait if it is. */
-static int get_host_call( struct chain *chain, struct thread *thread, struct wait *wait, unsigned int switches )
-{
-    char path[64], buffer[256];
-    unsigned long long args[6], pollfds;
-    unsigned int i, nfds;
-    ssize_t size;
-    int fd, nr, n;
-
-    if (thread->unix_pid == -1 || thread->unix_tid == -1) return 0;
-    snprintf( path, sizeof(path), "/proc/%d/task/%d/syscall", thread->unix_pid, thread->unix_tid );
-    if ((fd = open( path, O_RDONLY )) == -1) return 0;
-    size = read( fd, buffer, sizeof(buffer) - 1 );
-    close( fd );
-    if (size <= 0) return 0;
-    buffer[size] = 0;
-    /* "running", "-1 SP PC" (asleep outside a system call), or "NR ARG0..ARG5 SP PC" */
-    if (sscanf( buffer, "%d %llx %llx %llx %llx %llx %llx", &nr, &args[0], &args[1], &args[2], &args[3],
-                &args[4], &args[5] ) != 7)
-        return 0;
-    for (i = 0; i < ARRAY_SIZE(host_calls); i++) if (host_calls[i].nr == nr) break;
-    if (i == ARRAY_SIZE(host_calls)) return 0;
-
-    switch (host_calls[i].args)
-    {
-    case HOST_CALL_FD:
-        if (!describe_fd( thread, (int)args[0], wait->what, sizeof(wait->what) )) return 0;
-        break;
-    case HOST_CALL_POLL:
-        /* the descriptors polled, read from the thread's memory as far as
-         * they fit the description */
-        nfds = min( args[1], 16 );
-        pollfds = args[0];
-        for (n = 0; n < nfds; n++)
-        {
-            int pollfd[2];  /* struct pollfd: int fd; short events, revents; */
-            if (!read_client_memory( chain, thread->process, pollfds + n * sizeof(pollfd), pollfd, sizeof(pollfd) ))
-                break;
-            if (pollfd[0] < 0) continue;
-            if (!describe_fd( thread, pollfd[0], wait->what, sizeof(wait->what) )) return 0;
-        }
-        break;
-    case HOST_CALL_NONE:
-        break;
-    }
-    wait->kind = WAIT_HOST_CALL;
-    wait->address = nr;
-    wait->since = host_block_since( thread, nr, switches );
-    return 1;
 }
 
 /* Could a thread in a server wait on this object be inside a recorded wait?
@@ -382,12 +168,239 @@ static int may_be_recorded( struct thread *thread, struct object *obj )
     return !get_mutex_state( obj, &owner, &abandoned );
 }
 
+/* Takes the record if it is one a layer thread could have written: the
+ * two copies agree (the thread may be changing it while it is read) and
+ * its kind is known. */
+static int parse_record( const struct wait_record copies[2], struct recorded_wait *wait )
+{
+    unsigned int kind;
+
+    if (memcmp( &copies[0], &copies[1], sizeof(copies[0]) )) return 0;
+    kind = copies[0].what >> WAIT_RECORD_KIND_SHIFT;
+    if (kind == WAIT_RECORD_NONE || kind >= WAIT_RECORD_KIND_COUNT) return 0;
+    wait->kind = kind;
+    wait->address = copies[0].what & WAIT_RECORD_OBJECT_MASK;
+    wait->since = min( (timeout_t)copies[0].since, monotonic_time );
+    return 1;
+}
+
+/* The wait a thread recorded at 'addr', read alone: two reads that agree
+ * are taken (three tries), anything else is ignored. */
+static int read_record_at( struct process *process, client_ptr_t addr, struct recorded_wait *wait )
+{
+    struct wait_record copies[2];
+    int i;
+
+    for (i = 0; i < 3; i++)
+    {
+        if (!read_client_memory( process, addr, &copies[0], sizeof(copies[0]) ) ||
+            !read_client_memory( process, addr, &copies[1], sizeof(copies[1]) ))
+            return 0;
+        if (!memcmp( &copies[0], &copies[1], sizeof(copies[0]) )) return parse_record( copies, wait );
+    }
+    return 0;
+}
+
+/* A WoW64 thread's 32-bit code waits outside the 64-bit side's waits (it
+ * calls into them): its record, when there is one, is the wait. */
+static int choose_record( int wow64, int have32, const struct recorded_wait *wait32, int have64,
+                          const struct recorded_wait *wait64, struct recorded_wait *wait )
+{
+    if (wow64 && have32)
+    {
+        if (wait32->address > 0xffffffff) return 0;  /* no 32-bit code wrote that */
+        *wait = *wait32;
+        wait->wow64 = 1;
+        return 1;
+    }
+    if (!have64) return 0;
+    *wait = *wait64;
+    wait->wow64 = 0;
+    return 1;
+}
+
+/* the wait record of a thread read alone */
+static int read_record_alone( struct thread *thread, struct recorded_wait *wait )
+{
+    struct recorded_wait wait32, wait64;
+    int wow64 = is_wow64_process( thread->process );
+    int have32 = wow64 && read_record_at( thread->process, thread->teb + WAIT_RECORD32_TEB_OFFSET, &wait32 );
+
+    if (have32) return choose_record( wow64, have32, &wait32, 0, NULL, wait );
+    return choose_record( wow64, 0, NULL,
+                          read_record_at( thread->process, thread->teb + WAIT_RECORD_TEB_OFFSET, &wait64 ),
+                          &wait64, wait );
+}
+
+/* Is this thread's record worth reading: could it be in a recorded wait? */
+static int may_have_record( struct thread *thread )
+{
+    struct object *obj;
+    timeout_t since;
+
+    if (thread->state == TERMINATED || !thread->teb) return 0;
+    return !get_thread_wait( thread, &obj, &since ) || may_be_recorded( thread, obj );
+}
+
+static struct process_records *find_process_records( struct chain *chain, struct process *process )
+{
+    unsigned int i;
+
+    for (i = 0; i < chain->process_count; i++)
+        if (chain->processes[i].process == process) return &chain->processes[i];
+    return NULL;
+}
+
+static struct process_records *get_process_records( struct chain *chain, struct process *process )
+{
+    struct process_records *records;
+
+    if ((records = find_process_records( chain, process ))) return records;
+    if (chain->process_count == BATCH_PROCESSES) return NULL;
+    records = &chain->processes[chain->process_count++];
+    records->process = process;
+    records->count = 0;
+    records->batched = 0;
+    return records;
+}
+
+static struct thread_record *find_thread_record( struct process_records *records, struct thread *thread )
+{
+    unsigned int i;
+
+    for (i = 0; i < records->count; i++) if (records->threads[i].thread == thread) return &records->threads[i];
+    return NULL;
+}
+
+static struct thread_record *add_thread_record( struct process_records *records, struct thread *thread )
+{
+    struct thread_record *entry;
+
+    if (records->count == BATCH_THREADS) return NULL;
+    entry = &records->threads[records->count++];
+    memset( entry, 0, sizeof(*entry) );
+    entry->thread = thread;
+    entry->state = RECORD_UNREAD;
+    entry->owner_state = PIECE_UNREAD;
+    return entry;
+}
+
+/* Reads the records of the entries from 'first' on together: each twice
+ * in a row, and a WoW64 thread's 32-bit one as well. */
+static void read_thread_records( struct process_records *records, unsigned int first )
+{
+    struct memory_piece pieces[BATCH_THREADS * 4];
+    int wow64 = is_wow64_process( records->process );
+    unsigned int i, j, n = 0, per_thread = wow64 ? 4 : 2;
+    struct recorded_wait wait32, wait64;
+    int have32, have64;
+
+    for (i = first; i < records->count; i++)
+    {
+        struct thread_record *entry = &records->threads[i];
+
+        for (j = 0; j < per_thread; j++)
+        {
+            pieces[n].addr = entry->thread->teb + (j < 2 ? WAIT_RECORD_TEB_OFFSET : WAIT_RECORD32_TEB_OFFSET);
+            pieces[n].size = sizeof(struct wait_record);
+            pieces[n].dest = &entry->copies[j / 2][j % 2];
+            n++;
+        }
+    }
+    read_process_memory_pieces( records->process, pieces, n );
+
+    for (i = first, n = 0; i < records->count; i++, n += per_thread)
+    {
+        struct thread_record *entry = &records->threads[i];
+
+        /* the kernel would not read them this way: read them alone */
+        for (j = 0; j < per_thread; j++) if (pieces[n + j].state == PIECE_UNREAD) break;
+        if (j < per_thread)
+        {
+            entry->state = read_record_alone( entry->thread, &entry->wait ) ? RECORD_SOME : RECORD_NONE;
+            continue;
+        }
+        have64 = pieces[n].state == PIECE_READ && pieces[n + 1].state == PIECE_READ &&
+                 parse_record( entry->copies[0], &wait64 );
+        have32 = wow64 && pieces[n + 2].state == PIECE_READ && pieces[n + 3].state == PIECE_READ &&
+                 parse_record( entry->copies[1], &wait32 );
+        /* copies that differ were being written: read that thread's again alone */
+        if ((pieces[n].state == PIECE_READ && pieces[n + 1].state == PIECE_READ &&
+             memcmp( &entry->copies[0][0], &entry->copies[0][1], sizeof(struct wait_record) )) ||
+            (wow64 && pieces[n + 2].state == PIECE_READ && pieces[n + 3].state == PIECE_READ &&
+             memcmp( &entry->copies[1][0], &entry->copies[1][1], sizeof(struct wait_record) )))
+        {
+            entry->state = read_record_alone( entry->thread, &entry->wait ) ? RECORD_SOME : RECORD_NONE;
+            continue;
+        }
+        entry->state = choose_record( wow64, have32, &wait32, have64, &wait64, &entry->wait ) ?
+                       RECORD_SOME : RECORD_NONE;
+    }
+}
+
+/*
+ * The wait a thread recorded, if any. A chain through critical sections
+ * reads a record at each thread it passes, one after the other; so the
+ * first thread of a process a chain asks for is read alone (a chain of one
+ * thread reads no more than that), and at the second the records of all
+ * the process's threads that may be in a recorded wait (no server wait, or
+ * one a recorded path makes) are read together, in one system call, as
+ * far as BATCH_THREADS; the chain's other hops in the process then read
+ * nothing. Threads past the bound, and processes past BATCH_PROCESSES, are
+ * read alone.
+ */
+static int read_wait_record( struct chain *chain, struct thread *thread, struct wait *wait )
+{
+    struct process *process = thread->process;
+    struct process_records *records;
+    struct thread_record *entry;
+    struct thread *other;
+    unsigned int first, looked = 0;
+    struct recorded_wait recorded;
+
+    if (!thread->teb) return 0;
+    if (!(records = get_process_records( chain, process )))
+    {
+        if (!read_record_alone( thread, &recorded )) return 0;
+        goto found;
+    }
+    if (!(entry = find_thread_record( records, thread )))
+    {
+        first = records->count;
+        if (!(entry = add_thread_record( records, thread )))
+        {
+            if (!read_record_alone( thread, &recorded )) return 0;
+            goto found;
+        }
+        if (first && !records->batched)
+        {
+            records->batched = 1;
+            LIST_FOR_EACH_ENTRY( other, &process->thread_list, struct thread, proc_entry )
+            {
+                if (records->count == BATCH_THREADS || looked++ >= 4 * BATCH_THREADS) break;
+                if (other == thread || !may_have_record( other ) || find_thread_record( records, other )) continue;
+                add_thread_record( records, other );
+            }
+        }
+        read_thread_records( records, first );
+    }
+    if (entry->state != RECORD_SOME) return 0;
+    recorded = entry->wait;
+
+found:
+    wait->kind = recorded.kind;
+    wait->address = recorded.address;
+    wait->wow64 = recorded.wow64;
+    wait->since = recorded.since;
+    return 1;
+}
+
 /* A critical section is the thread's own wait when it waits for one through
  * a semaphore the server sees; the record says which. A server wait that no
  * recorded path makes is the thread's wait without a look at its record. */
 static int get_wait( struct chain *chain, struct thread *thread, struct wait *wait, unsigned int switches )
 {
-    int server;
+    int server, call;
 
     memset( wait, 0, sizeof(*wait) );
     if (thread->state == TERMINATED) return 0;
@@ -398,137 +411,12 @@ static int get_wait( struct chain *chain, struct thread *thread, struct wait *wa
         return 1;
     }
     if (server) return 1;
-    return get_host_call( chain, thread, wait, switches );
+    if (!get_host_call( thread, switches, &call, &wait->since, wait->what, sizeof(wait->what) )) return 0;
+    wait->kind = WAIT_HOST_CALL;
+    wait->address = call;
+    return 1;
 }
 
-/*
- * Context switches.
- *
- * Linux gives a thread's voluntary and involuntary context switches in
- * /proc/PID/task/TID/status, which it formats whole on every read (memory,
- * signal masks, capabilities, CPU lists): about 12 us, most of what a node
- * of a chain cost. Its schedstat file is three numbers: the time the thread
- * has run and how many times it was given a CPU (about 1 us). A thread that
- * was not switched in or out has the same two numbers: a switch out adds
- * the time it ran, a switch in counts one more. So the count read from
- * status is kept with the two numbers read just before it, and stays the
- * thread's count for as long as schedstat reads the same, which is as long
- * as a blocked thread stays blocked. A kernel without scheduler statistics
- * prints zeros there: status is then read every time.
- *
- * The files of the threads walked last are kept open: opening one costs as
- * much as reading it, and chains are asked for again and again (a watchdog,
- * a hang reporter). An open file refers to its task, never to another one
- * that gets the same tid: once its task is gone it reads nothing and is
- * opened again.
- */
-#define KEPT_TASKS 64
-
-enum task_file { TASK_STATUS, TASK_SCHEDSTAT, TASK_FILES };
-
-struct task_files
-{
-    struct thread     *thread;
-    thread_id_t        id;
-    int                unix_tid;
-    int                used;              /* 0: empty, as the array starts */
-    int                fds[TASK_FILES];   /* -1: not open */
-    int                known;             /* the count below is the thread's while schedstat says: */
-    unsigned long long run_time;          /* ... the time it has run */
-    unsigned long long run_count;         /* ... and how many times it got a CPU */
-    unsigned int       switches;
-};
-
-static struct task_files task_files[KEPT_TASKS];
-
-static struct task_files *get_task_files( struct thread *thread )
-{
-    struct task_files *files = &task_files[(thread->id / 4) % KEPT_TASKS];
-    unsigned int i;
-
-    if (files->used && files->thread == thread && files->id == thread->id && files->unix_tid == thread->unix_tid)
-        return files;
-    for (i = 0; i < TASK_FILES; i++)
-        if (files->used && files->fds[i] != -1) close( files->fds[i] );
-    memset( files, 0, sizeof(*files) );
-    for (i = 0; i < TASK_FILES; i++) files->fds[i] = -1;
-    files->used = 1;
-    files->thread = thread;
-    files->id = thread->id;
-    files->unix_tid = thread->unix_tid;
-    return files;
-}
-
-/* reads the start of one of the thread's /proc files, NUL-terminated */
-static ssize_t read_task_file( struct thread *thread, struct task_files *files, enum task_file which,
-                               char *buffer, size_t size )
-{
-    static const char * const names[TASK_FILES] = { "status", "schedstat" };
-    char path[64];
-    ssize_t ret = -1;
-    unsigned int i;
-
-    for (i = 0; i < 2 && ret <= 0; i++)
-    {
-        if (files->fds[which] == -1)
-        {
-            snprintf( path, sizeof(path), "/proc/%d/task/%d/%s", thread->unix_pid, thread->unix_tid, names[which] );
-            if ((files->fds[which] = open( path, O_RDONLY | O_CLOEXEC )) == -1) return -1;
-        }
-        if ((ret = pread( files->fds[which], buffer, size - 1, 0 )) <= 0)
-        {
-            close( files->fds[which] );  /* its task is gone: open the thread's again */
-            files->fds[which] = -1;
-        }
-    }
-    if (ret > 0) buffer[ret] = 0;
-    return ret;
-}
-
-/* "RUN_TIME RUN_DELAY RUN_COUNT\n": three decimal numbers */
-static int parse_schedstat( const char *text, unsigned long long *run_time, unsigned long long *run_count )
-{
-    char *end;
-
-    *run_time = strtoull( text, &end, 10 );
-    if (end == text || *end != ' ') return 0;
-    strtoull( end + 1, &end, 10 );
-    if (*end != ' ') return 0;
-    text = end + 1;
-    *run_count = strtoull( text, &end, 10 );
-    return end != text && *end == '\n';
-}
-
-/* voluntary plus involuntary context switches of a thread */
-static unsigned int read_context_switches( struct thread *thread )
-{
-    static const char * const fields[] = { "\nvoluntary_ctxt_switches:", "\nnonvoluntary_ctxt_switches:" };
-    unsigned long long run_time = 0, run_count = 0;
-    struct task_files *files;
-    char buffer[4096], *p;
-    unsigned int i, total = 0;
-    int scheduled;
-
-    if (thread->unix_pid == -1 || thread->unix_tid == -1) return 0;
-    files = get_task_files( thread );
-    /* a thread that has run at all has been given a CPU: zeros are a kernel without the figures */
-    scheduled = read_task_file( thread, files, TASK_SCHEDSTAT, buffer, 128 ) > 0 &&
-                parse_schedstat( buffer, &run_time, &run_count ) && run_count;
-    if (scheduled && files->known && run_time == files->run_time && run_count == files->run_count)
-        return files->switches;
-    files->known = 0;
-    if (read_task_file( thread, files, TASK_STATUS, buffer, sizeof(buffer) ) <= 0) return 0;
-    for (i = 0; i < ARRAY_SIZE(fields); i++)
-        if ((p = strstr( buffer, fields[i] ))) total += strtoul( p + strlen( fields[i] ), NULL, 10 );
-    if (scheduled)
-    {
-        files->known = 1;
-        files->run_time = run_time;
-        files->run_count = run_count;
-        files->switches = total;
-    }
-    return total;
-}
 
 /* may the requesting thread look at this one? */
 static int can_query( struct thread *thread )
@@ -606,6 +494,59 @@ static int seen_before( struct chain *chain, struct thread *thread )
     return 0;
 }
 
+/* Where a critical section's OwningThread is, and its size: 32-bit code's
+ * RTL_CRITICAL_SECTION has DebugInfo, LockCount, RecursionCount, then a
+ * 4-byte OwningThread at offset 12. */
+static client_ptr_t section_owner_field( client_ptr_t section, int wow64, data_size_t *size )
+{
+    *size = wow64 ? 4 : sizeof(ULONGLONG);
+    return section + (wow64 ? 12 : FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ));
+}
+
+/* The owner of the critical section a thread waits for. At the first one
+ * a chain asks for in a process, the owners of the sections that every
+ * thread whose record was read with it waits for are read together: the
+ * chain's other hops through the process read nothing. */
+static int read_section_owner( struct chain *chain, struct thread *thread, const struct wait *wait,
+                               unsigned long long *owner )
+{
+    struct process_records *records = find_process_records( chain, thread->process );
+    struct thread_record *entry = records ? find_thread_record( records, thread ) : NULL;
+    struct thread_record *asked[BATCH_THREADS];
+    struct memory_piece pieces[BATCH_THREADS];
+    unsigned int i, n = 0;
+    data_size_t size;
+    client_ptr_t addr;
+
+    *owner = 0;
+    if (entry && entry->state == RECORD_SOME && entry->wait.kind == WAIT_RECORD_CRITICAL_SECTION &&
+        entry->wait.address == wait->address && entry->wait.wow64 == wait->wow64)
+    {
+        if (entry->owner_state == PIECE_UNREAD)
+        {
+            for (i = 0; i < records->count; i++)
+            {
+                struct thread_record *other = &records->threads[i];
+
+                if (other->state != RECORD_SOME || other->wait.kind != WAIT_RECORD_CRITICAL_SECTION ||
+                    other->owner_state != PIECE_UNREAD)
+                    continue;
+                other->owner = 0;
+                pieces[n].addr = section_owner_field( other->wait.address, other->wait.wow64, &pieces[n].size );
+                pieces[n].dest = &other->owner;
+                asked[n++] = other;
+            }
+            read_process_memory_pieces( thread->process, pieces, n );
+            for (i = 0; i < n; i++) asked[i]->owner_state = pieces[i].state;
+        }
+        if (entry->owner_state == PIECE_READ) *owner = entry->owner;
+        if (entry->owner_state != PIECE_UNREAD) return entry->owner_state == PIECE_READ;
+    }
+    /* not read with others, or the kernel would not read them so */
+    addr = section_owner_field( wait->address, wait->wow64, &size );
+    return read_client_memory( thread->process, addr, owner, size );
+}
+
 /* The owner of the critical section a thread waits for. Its OwningThread is
  * read from the thread's process: that of the requester, or another one
  * the requester asked to follow critical sections into and could read. */
@@ -620,13 +561,7 @@ static struct thread *follow_critical_section( struct chain *chain, struct threa
 
     if (process != current->process && ((flags & out_of_proc) != out_of_proc || !can_read_memory( process )))
         return NULL;
-    /* 32-bit code's RTL_CRITICAL_SECTION: DebugInfo, LockCount, RecursionCount,
-     * then a 4-byte OwningThread at offset 12 */
-    if (wait->wow64 ? !read_client_memory( chain, process, wait->address + 12, &owner_id, 4 )
-                    : !read_client_memory( chain, process,
-                                           wait->address + FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ),
-                                           &owner_id, sizeof(owner_id) ))
-        return NULL;
+    if (!read_section_owner( chain, thread, wait, &owner_id )) return NULL;
     if ((node = add_object_node( chain, WctCriticalSectionType, owner_id ? WctStatusOwned : WctStatusNotOwned,
                                  NULL )))
         node->object = wait->address;
@@ -799,7 +734,9 @@ DECL_HANDLER(get_wait_chain)
         return;
     }
 
-    memset( &chain, 0, sizeof(chain) );
+    /* the nodes are cleared as they are added, the records as they are read */
+    chain.count = chain.seen_count = chain.process_count = 0;
+    chain.cycle = 0;
     walk_chain( &chain, thread, req->flags );
     release_object( thread );
 

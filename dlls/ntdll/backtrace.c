@@ -299,20 +299,44 @@ static void walk_frames( struct frame_source *source, CONTEXT *context, BOOL lea
     /* this process's return addresses go through the recipe cache first */
     BOOL recipes = source == &image_frames || source == &thread_frame_source;
     enum step_result result;
-    ULONG64 rsp;
 
     while (*n + pending->valid < count)
     {
         /* Most frames are return addresses whose recipe is known: what
          * step_frame does for them, without its calls through the source
-         * (which were a fifth of a frame's cost) */
-        if (recipes && !leaf_ok && (rsp = context->Rsp, unwind_cache_lookup( context ) == CACHE_HIT))
+         * (which were a fifth of a frame's cost), frame after frame with
+         * Rip and Rsp in registers until one is not in the cache */
+        if (recipes && !leaf_ok)
         {
-            if (context->Rsp <= rsp || context->Rsp < limits->low || context->Rsp > limits->high ||
-                !context->Rip || context->Rip > HIGHEST_USER_ADDRESS)
-                break;
+            ULONG64 rip = context->Rip, rsp = context->Rsp, prev = rsp;
+            ULONG generation = function_table_generation();
+            BOOL hit = FALSE, end = FALSE;
+
+            while (unwind_cache_step( &context->Rax, &rip, &rsp, generation ))
+            {
+                hit = TRUE;
+                if (rsp <= prev || rsp < limits->low || rsp > limits->high || !rip || rip > HIGHEST_USER_ADDRESS)
+                {
+                    end = TRUE;
+                    break;
+                }
+                prev = rsp;
+                if (pending->valid) store_pending_frame( pending, buffer, stack, n );
+                if (skip) skip--;
+                else
+                {
+                    pending->rip = (void *)rip;
+                    pending->rsp = (void *)rsp;
+                    pending->valid = TRUE;
+                }
+                if (*n + pending->valid >= count) break;
+            }
+            context->Rip = rip;
+            context->Rsp = rsp;
+            if (end) break;
+            if (hit) continue;
         }
-        else if ((result = step_frame( source, context, &leaf_ok, limits )) != STEP_DONE)
+        if ((result = step_frame( source, context, &leaf_ok, limits )) != STEP_DONE)
         {
             /* The last frame has no unwind data: a return address into
              * code without it (a JIT's), or a value of a corrupt frame that

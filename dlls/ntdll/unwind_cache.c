@@ -40,31 +40,12 @@ WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
  * the recipe is a handful of loads. A recipe is kept only when applying it
  * gives exactly what the full unwinder gave.
  *
- * The cache is direct-mapped and shared by all threads without a lock: each
- * entry has a sequence count, odd while a writer fills it, that readers
- * check around their copy. Entries carry the generation of the image table;
- * unloading an image starts a new generation, so no recipe outlives the
- * code it was made for.
+ * The cache's layout and its inline step are in unwind_cache.h.
  */
 
-#define CACHE_BITS  12
-#define CACHE_SIZE  (1 << CACHE_BITS)
+#define CACHE_SIZE UNWIND_CACHE_SIZE
 
-struct cache_entry
-{
-    LONG                 sequence;     /* odd while written */
-    ULONG                generation;
-    ULONG64              pc;
-    BOOL                 slow;         /* no recipe: use the full unwinder */
-    struct unwind_recipe recipe;
-};
-
-static struct cache_entry *cache;
-
-static inline struct cache_entry *cache_slot( ULONG64 pc )
-{
-    return &cache[(pc * 0x9e3779b97f4a7c15ull) >> (64 - CACHE_BITS)];
-}
+struct unwind_cache_entry *unwind_cache;
 
 /* regs: Rax ... R15 then Rip, as they follow each other in CONTEXT; inlined
  * in the look-up, where it was a third of a frame's cost as a call */
@@ -87,13 +68,13 @@ static inline __attribute__((always_inline)) void apply_recipe( const struct unw
  */
 enum cache_result unwind_cache_lookup( CONTEXT *context )
 {
-    const struct cache_entry *slot;
+    const struct unwind_cache_entry *slot;
     struct unwind_recipe recipe;
     BOOL slow;
     LONG seq;
 
-    if (!cache) return CACHE_MISS;
-    slot = cache_slot( context->Rip );
+    if (!unwind_cache) return CACHE_MISS;
+    slot = unwind_cache_slot( context->Rip );
     seq = ReadAcquire( &slot->sequence );
     if ((seq & 1) || slot->pc != context->Rip || slot->generation != function_table_generation())
         return CACHE_MISS;
@@ -129,13 +110,13 @@ static BOOL recipe_matches( const struct unwind_recipe *recipe, const CONTEXT *b
 
 static BOOL alloc_cache(void)
 {
-    SIZE_T size = CACHE_SIZE * sizeof(struct cache_entry);
+    SIZE_T size = CACHE_SIZE * sizeof(struct unwind_cache_entry);
     void *ptr = NULL;
 
-    if (cache) return TRUE;
+    if (unwind_cache) return TRUE;
     if (NtAllocateVirtualMemory( GetCurrentProcess(), &ptr, 0, &size, MEM_COMMIT, PAGE_READWRITE ))
         return FALSE;
-    if (InterlockedCompareExchangePointer( (void **)&cache, ptr, NULL ))
+    if (InterlockedCompareExchangePointer( (void **)&unwind_cache, ptr, NULL ))
     {
         size = 0;
         NtFreeVirtualMemory( GetCurrentProcess(), &ptr, &size, MEM_RELEASE );
@@ -153,14 +134,14 @@ static BOOL alloc_cache(void)
 void unwind_cache_add( ULONG64 pc, ULONG generation, const CONTEXT *before, const CONTEXT *after,
                        const struct unwind_recipe *recipe )
 {
-    struct cache_entry *slot;
+    struct unwind_cache_entry *slot;
     BOOL slow;
     LONG seq;
 
     slow = !recipe || !recipe_matches( recipe, before, after );
     if (slow) TRACE( "no recipe for %p\n", (void *)pc );
     if (!alloc_cache()) return;
-    slot = cache_slot( pc );
+    slot = unwind_cache_slot( pc );
     seq = ReadNoFence( &slot->sequence );
     if ((seq & 1) || InterlockedCompareExchange( &slot->sequence, seq + 1, seq ) != seq)
         return;  /* another thread is filling it */

@@ -1,0 +1,33 @@
+/*
+ * What Linux says of a thread a wait chain passes
+ *
+ * Copyright 2026 The wine-backtrace-wct authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301, USA
+ */
+
+#ifndef __WINE_SERVER_WAIT_HOST_H
+#define __WINE_SERVER_WAIT_HOST_H
+
+/* voluntary plus involuntary context switches of a thread */
+extern unsigned int read_context_switches( struct thread *thread );
+
+/* Is the thread asleep in a host system call that waits for something
+ * outside it? The call's number and since when the server saw it there;
+ * what its descriptors refer to is appended to 'what'. */
+extern int get_host_call( struct thread *thread, unsigned int switches, int *call, timeout_t *since,
+                          char *what, size_t what_size );
+
+#endif  /* __WINE_SERVER_WAIT_HOST_H */
