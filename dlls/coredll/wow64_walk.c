@@ -127,8 +127,8 @@ static BOOL find_teb64( const THREAD_BASIC_INFORMATION *info, struct wow64_threa
     return TRUE;
 }
 
-static NTSTATUS walk_frames( HANDLE thread, const THREAD_BASIC_INFORMATION *info, WOW64_CONTEXT *context,
-                             ULONG count, void **frames, void **frame_ptrs, ULONG *n )
+static NTSTATUS walk_wow64_frames( HANDLE thread, const THREAD_BASIC_INFORMATION *info, WOW64_CONTEXT *context,
+                                   ULONG count, void **frames, void **frame_ptrs, ULONG *n )
 {
 #ifdef __x86_64__
     return __wine_walk_wow64_frames( thread, info, context, 0, count, frames, frame_ptrs, n );
@@ -160,7 +160,7 @@ BOOL walk_blocked_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *i
 
     frames[0] = ULongToPtr( cpu.context.Eip );
     frame_ptrs[0] = ULongToPtr( cpu.context.Ebp );
-    *status = walk_frames( thread, info, &cpu.context, want - 1, frames + 1, frame_ptrs + 1, &n );
+    *status = walk_wow64_frames( thread, info, &cpu.context, want - 1, frames + 1, frame_ptrs + 1, &n );
     __asm__ __volatile__( "" ::: "memory" );
     /* the walk stands only if the thread was in the same blocking call all along */
     if (!read_count( &target, &again ) && again == seq)
