@@ -165,9 +165,9 @@ if text_report workers "$pid" "no deadlock found, but not every chain could be f
 else
     fail=1
 fi
-if grep -qxE "  thread [0-9]+: blocked in the host system call (poll|read)\(\) on $dir/fifo" "$dir/workers.report"; then
+if grep -qxE "  thread [0-9]+: blocked (for [0-9]+ ms )?in the host system call (poll|read)\(\) on $dir/fifo" "$dir/workers.report"; then
     echo "workers: the reader is blocked in the host system call" \
-         "$(sed -n "s|^  thread [0-9]*: blocked in the host system call \(.*\) on $dir/fifo\$|\1|p" "$dir/workers.report") on the FIFO"
+         "$(sed -n "s|^  thread [0-9]*: blocked \(for [0-9]* ms \)\{0,1\}in the host system call \(.*\) on $dir/fifo\$|\2|p" "$dir/workers.report") on the FIFO"
 else
     echo "workers: no thread is reported blocked in poll() or read() on $dir/fifo"; fail=1
 fi
