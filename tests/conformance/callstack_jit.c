@@ -21,7 +21,7 @@
  * that blocks. GetThreadCallStack of that thread from the parent reads the
  * child's dynamic function tables and gives exactly the frames the child's
  * own RtlLookupFunctionEntry and RtlVirtualUnwind give, through both stubs
- * down to its main and beyond. With the child's list of tables or its table made corrupt (a
+ * down to child_jit and beyond. With the child's list of tables or its table made corrupt (a
  * cycle, a link that is no address, a count beyond any table's, a table
  * freed), the walk ends cleanly at the blocking function's frame.
  *
@@ -275,7 +275,7 @@ struct jit_child
     ULONG         own_count;
     ULONG64       own[64];
     ULONG64       block_begin, block_end;   /* jit_block */
-    ULONG64       main_begin, main_end;     /* main */
+    ULONG64       caller_begin, caller_end;     /* child_jit, which calls the outer stub */
     ULONG64       inner_after, outer_after; /* the stubs' return addresses */
 };
 
@@ -359,7 +359,7 @@ static void __attribute__((noinline)) child_jit(void)
     jit_child.inner_after = (ULONG_PTR)inner.after_call;
     jit_child.outer_after = (ULONG_PTR)outer.after_call;
     function_range( jit_block, &jit_child.block_begin, &jit_child.block_end );
-    function_range( main, &jit_child.main_begin, &jit_child.main_end );
+    function_range( child_jit, &jit_child.caller_begin, &jit_child.caller_end );
 
     ok( RtlAddFunctionTable( outer.func, 1, (ULONG_PTR)outer.code ), "RtlAddFunctionTable failed\n" );
     /* the inner stub's table, on a page of its own: empty when added,
@@ -397,7 +397,7 @@ static void test_jit_tables( const char *exe, const char *corruption )
     CallSnapshot frames[64];
     HANDLE read_end, write_end;
     DWORD got = 0, total = 0;
-    ULONG i, n, at_block, main_at;
+    ULONG i, n, at_block, caller_at;
     int tries;
 
     winetest_push_context( "C-17 %s", *corruption ? corruption : "intact" );
@@ -426,12 +426,12 @@ static void test_jit_tables( const char *exe, const char *corruption )
     ok( child.ready, "the child is not ready\n" );
     if (child.ready)
     {
-        /* the child's own back-trace goes through both stubs to main */
+        /* the child's own back-trace goes through both stubs to child_jit */
         ok( child.own_count > 4 && in_range( child.own[0], child.block_begin, child.block_end ) &&
             child.own[1] == child.inner_after && child.own[2] == child.outer_after,
             "the child's own back-trace (%lu frames) does not go through its stubs\n", child.own_count );
-        for (i = 3; i < child.own_count; i++) if (in_range( child.own[i], child.main_begin, child.main_end )) break;
-        ok( i < child.own_count, "the child's own back-trace does not reach main\n" );
+        for (i = 3; i < child.own_count; i++) if (in_range( child.own[i], child.caller_begin, child.caller_end )) break;
+        ok( i < child.own_count, "the child's own back-trace does not reach child_jit\n" );
 
         n = pGetThreadCallStack( pi.hThread, 64, frames, 0, 0 );
         for (at_block = 0; at_block < n; at_block++)
@@ -441,13 +441,13 @@ static void test_jit_tables( const char *exe, const char *corruption )
         if (!*corruption)
         {
             /* every frame from the blocking function's on is the child's own,
-             * through both stubs, down to main and its caller (the walk ends
+             * through both stubs, down to child_jit and its caller (the walk ends
              * at the thread's start, RtlVirtualUnwind may go on) */
-            for (main_at = 3; main_at < child.own_count; main_at++)
-                if (in_range( child.own[main_at], child.main_begin, child.main_end )) break;
-            ok( at_block < n && n - at_block <= child.own_count && n - at_block > main_at + 1,
-                "%lu frames from the blocking function's; the child has %lu, main at %lu\n",
-                n - at_block, child.own_count, main_at );
+            for (caller_at = 3; caller_at < child.own_count; caller_at++)
+                if (in_range( child.own[caller_at], child.caller_begin, child.caller_end )) break;
+            ok( at_block < n && n - at_block <= child.own_count && n - at_block > caller_at + 1,
+                "%lu frames from the blocking function's; the child has %lu, child_jit at %lu\n",
+                n - at_block, child.own_count, caller_at );
             for (i = 1; at_block < n && i < child.own_count && at_block + i < n; i++)
                 ok( frames[at_block + i].dwReturnAddr == child.own[i], "frame %lu is %#Ix, the child's "
                     "own %#I64x\n", at_block + i, frames[at_block + i].dwReturnAddr, child.own[i] );
