@@ -192,6 +192,12 @@ static NTSTATUS walk_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION
  * current thread, from the registers it published if it is blocked in a
  * system call, else with the thread, described by 'info', held still.
  * Nothing is allocated while it is: it may hold the heap lock. */
+/* a walk's outcome as GetThreadCallStack's last error */
+static DWORD status_to_error( NTSTATUS status )
+{
+    return status ? RtlNtStatusToDosError( status ) : ERROR_SUCCESS;
+}
+
 static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, CONTEXT *own,
                           struct frames *frames, ULONG want )
 {
@@ -218,14 +224,14 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
 #endif
 #ifdef __x86_64__  /* the registers a blocked thread publishes are its 64-bit ones */
     else if (walk_blocked_thread( thread, info, frames, want, &status, &wow64 ))
-        return status ? RtlNtStatusToDosError( status ) : ERROR_SUCCESS;
+        return status_to_error( status );
     else if (wow64 && walk_blocked_wow64_thread( thread, info, want, frames->addr, frames->stack, &frames->count,
                                                  &status ))
-        return status ? RtlNtStatusToDosError( status ) : ERROR_SUCCESS;
+        return status_to_error( status );
     else if (wow64) status = walk_wow64_thread( thread, info, frames, want, &n );
 #elif defined(__i386__)  /* a blocked WoW64 thread's 32-bit registers are in its CPU area */
     else if (walk_blocked_wow64_thread( thread, info, want, frames->addr, frames->stack, &frames->count, &status ))
-        return status ? RtlNtStatusToDosError( status ) : ERROR_SUCCESS;
+        return status_to_error( status );
 #endif
     else
     {
