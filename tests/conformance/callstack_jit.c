@@ -175,32 +175,42 @@ static void test_other_thread(void)
     VirtualFree( code, 0, MEM_RELEASE );
 }
 
-/* the child tells where its code, data and flags are on its standard output */
-static void test_other_process( const char *exe )
+/* Starts this program again with ARGS and reads the first line it writes
+ * to its standard output into LINE. */
+static void start_child( const char *exe, const char *args, PROCESS_INFORMATION *pi, char *line, DWORD size )
 {
     SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
     STARTUPINFOA si = { sizeof(si) };
-    PROCESS_INFORMATION pi;
-    char cmd[MAX_PATH + 32], line[128] = "";
-    ULONG64 code = 0, data = 0, child_flags = 0;
-    struct spin_flags seen = { 0 };
+    char cmd[MAX_PATH + 64];
     HANDLE read_end, write_end;
     DWORD got = 0, total = 0;
-    int i;
 
+    line[0] = 0;
     ok( CreatePipe( &read_end, &write_end, &sa, 0 ), "no pipe\n" );
     SetHandleInformation( read_end, HANDLE_FLAG_INHERIT, 0 );
     si.dwFlags = STARTF_USESTDHANDLES;
     si.hStdOutput = write_end;
     si.hStdInput = GetStdHandle( STD_INPUT_HANDLE );
     si.hStdError = GetStdHandle( STD_ERROR_HANDLE );
-    sprintf( cmd, "\"%s\" callstack_jit spin", exe );
-    ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "C-16: no child\n" );
+    snprintf( cmd, sizeof(cmd), "\"%s\" callstack_jit %s", exe, args );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, pi ), "no child: %s\n", args );
     CloseHandle( write_end );
-    while (total < sizeof(line) - 1 && !strchr( line, '\n' ) &&
-           ReadFile( read_end, line + total, sizeof(line) - 1 - total, &got, NULL ) && got)
+    while (total < size - 1 && !strchr( line, '\n' ) &&
+           ReadFile( read_end, line + total, size - 1 - total, &got, NULL ) && got)
         line[total += got] = 0;
     CloseHandle( read_end );
+}
+
+/* the child tells where its code, data and flags are on its standard output */
+static void test_other_process( const char *exe )
+{
+    PROCESS_INFORMATION pi;
+    char line[128];
+    ULONG64 code = 0, data = 0, child_flags = 0;
+    struct spin_flags seen = { 0 };
+    int i;
+
+    start_child( exe, "spin", &pi, line, sizeof(line) );
     ok( sscanf( line, "%I64x %I64x %I64x", &code, &data, &child_flags ) == 3, "C-16: the child said '%s'\n", line );
 
     /* it spins once its code says so */
@@ -388,33 +398,18 @@ static BOOL in_range( ULONG64 addr, ULONG64 begin, ULONG64 end )
 /* C-17: the parent's side: start the child, wait until it is ready, walk */
 static void test_jit_tables( const char *exe, const char *corruption )
 {
-    SECURITY_ATTRIBUTES sa = { sizeof(sa), NULL, TRUE };
-    STARTUPINFOA si = { sizeof(si) };
     PROCESS_INFORMATION pi;
-    char cmd[MAX_PATH + 64], line[128] = "";
+    char args[64], line[128];
     ULONG64 child_addr = 0;
     struct jit_child child;
     CallSnapshot frames[64];
-    HANDLE read_end, write_end;
-    DWORD got = 0, total = 0;
     ULONG i, n, at_block, caller_at;
     int tries;
 
     winetest_push_context( "C-17 %s", *corruption ? corruption : "intact" );
     memset( &child, 0, sizeof(child) );
-    ok( CreatePipe( &read_end, &write_end, &sa, 0 ), "no pipe\n" );
-    SetHandleInformation( read_end, HANDLE_FLAG_INHERIT, 0 );
-    si.dwFlags = STARTF_USESTDHANDLES;
-    si.hStdOutput = write_end;
-    si.hStdInput = GetStdHandle( STD_INPUT_HANDLE );
-    si.hStdError = GetStdHandle( STD_ERROR_HANDLE );
-    sprintf( cmd, "\"%s\" callstack_jit tables %s", exe, corruption );
-    ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "no child\n" );
-    CloseHandle( write_end );
-    while (total < sizeof(line) - 1 && !strchr( line, '\n' ) &&
-           ReadFile( read_end, line + total, sizeof(line) - 1 - total, &got, NULL ) && got)
-        line[total += got] = 0;
-    CloseHandle( read_end );
+    snprintf( args, sizeof(args), "tables %s", corruption );
+    start_child( exe, args, &pi, line, sizeof(line) );
     ok( sscanf( line, "%I64x", &child_addr ) == 1, "the child said '%s'\n", line );
 
     /* it is ready once its own back-trace is taken and its tables broken */
