@@ -188,15 +188,16 @@ static NTSTATUS walk_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION
 
 #endif  /* __x86_64__ */
 
-/* Walk 'thread': from 'own' (a context captured by our caller) for the
- * current thread, from the registers it published if it is blocked in a
- * system call, else with the thread, described by 'info', held still.
- * Nothing is allocated while it is: it may hold the heap lock. */
 /* a walk's outcome as GetThreadCallStack's last error */
 static DWORD status_to_error( NTSTATUS status )
 {
     return status ? RtlNtStatusToDosError( status ) : ERROR_SUCCESS;
 }
+
+/* Walk 'thread': from 'own' (a context captured by our caller) for the
+ * current thread, from the registers it published if it is blocked in a
+ * system call, else with the thread, described by 'info', held still.
+ * Nothing is allocated while it is: it may hold the heap lock. */
 
 static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, CONTEXT *own,
                           struct frames *frames, ULONG want )
@@ -250,9 +251,8 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
         n++;
         ResumeThread( thread );
     }
-    if (status) return RtlNtStatusToDosError( status );
-    frames->count = n;
-    return ERROR_SUCCESS;
+    if (!status) frames->count = n;
+    return status_to_error( status );
 }
 
 static void store_frame( void *buffer, ULONG i, DWORD flags, void *addr, void *stack, DWORD pid )
