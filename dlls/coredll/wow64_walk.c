@@ -64,12 +64,34 @@ struct wow64_thread
     ULONG64 teb64;
 };
 
+/* 'size' bytes at 'addr', above 4 GB, of the thread's process, for a
+ * 32-bit caller: Wine 10.0 puts a thread's CPU area on its 64-bit stack,
+ * at the top of the address space. The server reads it (a read that
+ * stops no thread: patch server-read-memory-unstopped). */
+static NTSTATUS read_high_memory( const struct wow64_thread *target, ULONG64 addr, void *buffer, SIZE_T size )
+{
+#ifdef __i386__
+    OBJECT_ATTRIBUTES attr = { sizeof(attr) };
+    CLIENT_ID id = { ULongToHandle( target->pid ), 0 };
+    HANDLE process = GetCurrentProcess();
+    ULONG64 done = 0;
+    NTSTATUS status;
+
+    if (target->pid && (status = NtOpenProcess( &process, PROCESS_VM_READ, &attr, &id ))) return status;
+    status = NtWow64ReadVirtualMemory64( process, addr, buffer, size, &done );
+    if (target->pid) NtClose( process );
+    return !status && done != size ? STATUS_PARTIAL_COPY : status;
+#else
+    return STATUS_PARTIAL_COPY;  /* a 64-bit caller reads every address */
+#endif
+}
+
 /* 'size' bytes at 'addr' of the thread's process, each read a fresh one */
 static NTSTATUS read_thread_memory( const struct wow64_thread *target, ULONG64 addr, void *buffer, SIZE_T size )
 {
     NTSTATUS ret = STATUS_SUCCESS;
 
-    if ((ULONG_PTR)addr != addr) return STATUS_PARTIAL_COPY;  /* beyond a 32-bit caller */
+    if ((ULONG_PTR)addr != addr) return read_high_memory( target, addr, buffer, size );
     if (target->pid) return __wine_read_process_memory( target->pid, (const void *)(ULONG_PTR)addr, buffer, size );
     __TRY
     {
