@@ -5,6 +5,10 @@
 # (stock / layer: above 1 means the layer is faster, for times).
 #
 # Usage: tools/bench.sh [NAME...]     (default: every benchmark)
+#   NAME32 (backtrace_bench32): tests/bench/NAME.c built for i386, a 32-bit
+#   program in WoW64 mode; stock Wine runs it with its own i386 modules,
+#   built from the pristine source by tools/stock_i386.sh (make
+#   stock-i386), which this runs first when they are not built
 #        tools/bench.sh --table NAME  only the table, from the figures of the
 #                                     last run (BENCHBIN/NAME.stock, NAME.layer)
 #   BENCH_RUNS=N   runs of each flavour, interleaved (stock, layer, stock,
@@ -65,7 +69,8 @@ run_once() {
     *)     opt="" ;;
     esac
     out="$BENCHBIN/$name.$flavour.$run"
-    (cd "$BENCHBIN" && "$LAYER" $opt "$BENCHBIN/$name.exe") >"$out" 2>"$out.err" || true
+    (cd "$BENCHBIN" && WINE_LAYER_STOCK_I386="$STOCK_I386" "$LAYER" $opt "$BENCHBIN/$name.exe") >"$out" 2>"$out.err" ||
+        true
     "$LAYER" $opt --kill
     [ -s "$out" ] || echo "bench: $name printed nothing on $flavour (run $run); its messages are in $out.err" >&2
 }
@@ -94,10 +99,20 @@ median() {
          }' $files >"$BENCHBIN/$name.$flavour"
 }
 
-names=${*:-$(cd "$TOP/tests/bench" && ls *.c | sed 's/\.c$//')}
+# stock Wine's i386 modules, for the 32-bit benchmarks (tools/stock_i386.sh)
+: "${WINE_SOURCE:=$TOP/build/cache/wine-source}"
+STOCK_I386_DIR="$TOP/build/stock-i386"
+STOCK_I386=""
+names=${*:-"$(cd "$TOP/tests/bench" && ls *.c | sed 's/\.c$//') backtrace_bench32"}
 for name in $names; do
-    exe="$BENCHBIN/$name.exe"
-    build_exe "$TOP/tests/bench/$name.c" "$exe" >"$BENCHBIN/$name.build.log" 2>&1 ||
+    exe="$BENCHBIN/$name.exe" src="$TOP/tests/bench/$name.c" arch=x86_64
+    if [ ! -f "$src" ] && [ "${name%32}" != "$name" ] && [ -f "$TOP/tests/bench/${name%32}.c" ]; then
+        src="$TOP/tests/bench/${name%32}.c" arch=i386
+        "$TOP/tools/stock_i386.sh" "$WINE_SOURCE" "$STAGED" "$STOCK_I386_DIR" "$(nproc)" >&2
+        STOCK_I386="$STOCK_I386_DIR/lib"
+    fi
+    [ -f "$src" ] || { echo "bench: no benchmark $name (tests/bench/$name.c)" >&2; exit 1; }
+    build_exe "$src" "$exe" $arch >"$BENCHBIN/$name.build.log" 2>&1 ||
         { cat "$BENCHBIN/$name.build.log"; exit 1; }
     run=1
     while [ $run -le "$RUNS" ]; do

@@ -103,6 +103,9 @@ static void bench_depth( int depth )
     }
 }
 
+#ifdef _WIN64  /* built for i386 (backtrace_bench32), the EBP-chain walks only:
+                * no 32-bit Winelib module, no x86 function tables */
+
 /* Host ELF frames: PE -> elf_call -> elf_inner -> callback -> elf_capture. */
 static USHORT (CDECL *p_elf_capture)( void **, ULONG, void ** );
 static void (CDECL *p_elf_call)( void (CDECL *)(void **), void ** );
@@ -207,6 +210,8 @@ static void bench_lookup(void)
     for (i = 0; i < ARRAYSIZE(names); i++) if (mods[i]) FreeLibrary( mods[i] );
 }
 
+#endif  /* _WIN64 */
+
 int main( int argc, char **argv )
 {
     pRtlCaptureStackBackTrace = (void *)GetProcAddress( GetModuleHandleA( "ntdll.dll" ),
@@ -214,7 +219,9 @@ int main( int argc, char **argv )
     bench_depth( 8 );
     bench_depth( 30 );
     bench_depth( 60 );
+#ifdef _WIN64
     bench_elf();
     bench_lookup();
+#endif
     return 0;
 }

@@ -3,7 +3,9 @@
 # default prefix is named after the tree, a prefix of another user gets a
 # hint, a prefix set up by the other flavour is not rewritten silently, a
 # 32-bit program on stock Wine without Debian's wine32 is told to run it on
-# the layer (host/wow64 runs them), a wineserver that works in its prefix
+# the layer (host/wow64 runs them) or, given stock Wine's own i386 modules
+# (WINE_LAYER_STOCK_I386), is refused when they lack ntdll or one it
+# imports (make bench runs backtrace_bench32 with them), a wineserver that works in its prefix
 # for a moment is still found, and
 # 100 programs launched back to back (four at a time, each right after
 # another) are never refused because a Wine process passing through the
@@ -45,6 +47,14 @@ if [ -x /usr/lib/wine/wine ]; then
 else
     expect_launcher 1 "runs those only with Debian's wine32" --stock "$dir/true32.exe"
     grep -qF -- "wine-layer $dir/true32.exe" "$dir/out" || { echo "no hint to run it on the layer"; fail=1; }
+    # with stock Wine's own i386 modules (make stock-i386): a directory
+    # without them, or without one the program imports, is named
+    mkdir -p "$dir/stock-i386/i386-windows"
+    expect_launcher 1 "WINE_LAYER_STOCK_I386 is $dir/stock-i386, which holds no stock i386 ntdll.dll" \
+        WINE_LAYER_STOCK_I386="$dir/stock-i386" -- --stock "$dir/true32.exe"
+    cp "$STAGED/dlls/ntdll/i386-windows/ntdll.dll" "$dir/stock-i386/i386-windows/"
+    expect_launcher 1 "stock Wine's i386 modules in $dir/stock-i386/i386-windows lack some it needs: kernel32.dll" \
+        WINE_LAYER_STOCK_I386="$dir/stock-i386" -- --stock "$dir/true32.exe"
 fi
 
 # a prefix of another user
