@@ -43,7 +43,7 @@
 
 #define STANDALONE
 #include "wine/test.h"
-#include "frames.h"
+#include "walk_check.h"
 
 static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
 static BOOL (WINAPI *pWaitOnAddress)(volatile void *, void *, SIZE_T, DWORD);
@@ -103,7 +103,7 @@ static DWORD WINAPI worker( void *arg )
 }
 
 /* the chains of our functions a walk may give, innermost first */
-static const void *const chains[][4] =
+static const void *const chains[][WALK_CHAIN_LENGTH] =
 {
     { wait_server, via_server, worker_loop, worker },
     { via_server, worker_loop, worker },
@@ -115,88 +115,7 @@ static const void *const chains[][4] =
 
 static const void *const functions[] = { wait_server, via_server, wait_futex, wait_sleep, worker_loop, worker };
 
-static const void *function_of( ULONG_PTR addr )
-{
-    unsigned int i;
-
-    for (i = 0; i < ARRAY_SIZE(functions); i++) if (in_function( (void *)addr, functions[i] )) return functions[i];
-    return NULL;
-}
-
-/* a walk is right when the frames in this program are one of the chains,
- * with nothing of this program before or between them, and the walk goes on
- * into kernel32 after the thread's start routine */
-static BOOL check_walk( const CallSnapshot *frames, ULONG count, char *why, size_t size )
-{
-    HMODULE self = GetModuleHandleA( NULL ), kernel32 = GetModuleHandleA( "kernel32.dll" );
-    const void *seen[8];
-    ULONG i, first = count, n = 0;
-    unsigned int c, j;
-
-    for (i = 0; i < count; i++)
-    {
-        if (module_of( (void *)frames[i].dwReturnAddr ) != self) continue;
-        if (first == count) first = i;
-        else if (i != first + n)
-        {
-            snprintf( why, size, "frame %lu: in this program after a frame outside it", i );
-            return FALSE;
-        }
-        if (n == ARRAY_SIZE(seen) || !(seen[n] = function_of( frames[i].dwReturnAddr )))
-        {
-            snprintf( why, size, "frame %lu: %#Ix is in no function of the worker's", i, frames[i].dwReturnAddr );
-            return FALSE;
-        }
-        n++;
-    }
-    for (c = 0; c < ARRAY_SIZE(chains); c++)
-    {
-        for (j = 0; j < n && j < ARRAY_SIZE(chains[c]) && chains[c][j] == seen[j]; j++)
-            ;
-        if (j == n && (j == ARRAY_SIZE(chains[c]) || !chains[c][j])) break;
-#ifdef __i386__
-        /* held in a prologue or an epilogue of seen[0]: its caller is skipped */
-        if (first || n < 2 || chains[c][0] != seen[0]) continue;
-        for (j = 1; j < n && j + 1 < ARRAY_SIZE(chains[c]) && chains[c][j + 1] == seen[j]; j++)
-            ;
-        if (j == n && (j + 1 == ARRAY_SIZE(chains[c]) || !chains[c][j + 1]))
-        {
-            skipped_caller++;
-            break;
-        }
-#endif
-    }
-    /* a thread suspended inside ntdll's system call dispatcher (not
-     * blocked: walked held still) may give a walk that ends there, a frame
-     * or two in ntdll (its unix side included) and nothing else: short,
-     * but not wrong */
-    if (!n)
-    {
-        HMODULE ntdll = GetModuleHandleA( "ntdll.dll" );
-
-        for (i = 0; i < count; i++)
-        {
-            HMODULE mod = module_of( (void *)frames[i].dwReturnAddr );
-            if (mod && mod != ntdll) break;
-        }
-        if (i == count && count <= 3)
-        {
-            truncated++;
-            return TRUE;
-        }
-    }
-    if (c == ARRAY_SIZE(chains))
-    {
-        snprintf( why, size, "%lu frames of this program from frame %lu in no order its code calls", n, first );
-        return FALSE;
-    }
-    if (first + n >= count || module_of( (void *)frames[first + n].dwReturnAddr ) != kernel32)
-    {
-        snprintf( why, size, "the walk of %lu frames does not reach kernel32 after the start routine", count );
-        return FALSE;
-    }
-    return TRUE;
-}
+static const struct walk_rules rules = { chains, ARRAY_SIZE(chains), functions, ARRAY_SIZE(functions) };
 
 /*
  * The layer keeps a wait record (16 bytes at +0x1f00) and a blocked
@@ -239,6 +158,8 @@ START_TEST(callstack_races)
     HANDLE thread;
     LONG start_rounds;
     ULONG count;
+    enum walk_kind kind;
+    int chain;
 
     pGetThreadCallStack = coredll ? (void *)GetProcAddress( coredll, "GetThreadCallStack" ) : NULL;
     pWaitOnAddress = (void *)GetProcAddress( GetModuleHandleA( "kernelbase.dll" ), "WaitOnAddress" );
@@ -264,9 +185,14 @@ START_TEST(callstack_races)
             empty++;
             continue;
         }
-        if (!check_walk( frames, count, why, sizeof(why) ) && bad++ < 10)
-            ok( 0, "C-15: walk %u: %s: %lu frames, %#Ix %#Ix %#Ix\n", i, why, count, frames[0].dwReturnAddr,
-                frames[1].dwReturnAddr, frames[2].dwReturnAddr );
+        if (!check_walk( &rules, frames, count, &kind, &chain, why, sizeof(why) ))
+        {
+            if (bad++ < 10)
+                ok( 0, "C-15: walk %u: %s: %lu frames, %#Ix %#Ix %#Ix\n", i, why, count, frames[0].dwReturnAddr,
+                    frames[1].dwReturnAddr, frames[2].dwReturnAddr );
+        }
+        else if (kind == WALK_IN_NTDLL) truncated++;
+        else if (kind == WALK_SKIPPED_CALLER) skipped_caller++;
     }
     check_teb_gap( worker_teb, "the worker's" );
     check_teb_gap( (const BYTE *)NtCurrentTeb(), "the walker's" );

@@ -37,7 +37,7 @@
 #include <windows.h>
 #include <wct.h>
 #include <pkfuncs.h>
-#include "frames.h"
+#include "walk_check.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -106,7 +106,7 @@ static DWORD WINAPI worker( void *arg )
 }
 
 /* the chains of our functions a walk may give, innermost first */
-static const void *const chains[][4] =
+static const void *const chains[][WALK_CHAIN_LENGTH] =
 {
     { read_static, via_read, worker_loop, worker },
     { via_read, worker_loop, worker },
@@ -118,72 +118,7 @@ static const void *const chains[][4] =
 
 static const void *const functions[] = { read_stack, read_static, via_read, worker_loop, worker };
 
-static const void *function_of( ULONG_PTR addr )
-{
-    unsigned int i;
-
-    for (i = 0; i < ARRAY_SIZE(functions); i++) if (in_function( (void *)addr, functions[i] )) return functions[i];
-    return NULL;
-}
-
-/* A walk is right when the frames in this program are one of the chains,
- * with nothing of this program before or between them, and the walk goes
- * on into kernel32 after the start routine; 'chain' gets which. A thread
- * held still inside ntdll's system call dispatcher may give a walk that
- * ends there, in ntdll only: short, not wrong (chain -1). */
-static BOOL check_walk( const CallSnapshot *frames, ULONG count, int *chain, char *why, size_t size )
-{
-    HMODULE self = GetModuleHandleA( NULL ), kernel32 = GetModuleHandleA( "kernel32.dll" );
-    HMODULE ntdll = GetModuleHandleA( "ntdll.dll" );
-    const void *seen[8];
-    ULONG i, first = count, n = 0;
-    unsigned int c, j;
-
-    *chain = -1;
-    for (i = 0; i < count; i++)
-    {
-        if (module_of( (void *)frames[i].dwReturnAddr ) != self) continue;
-        if (first == count) first = i;
-        else if (i != first + n)
-        {
-            snprintf( why, size, "frame %lu: in this program after a frame outside it", i );
-            return FALSE;
-        }
-        if (n == ARRAY_SIZE(seen) || !(seen[n] = function_of( frames[i].dwReturnAddr )))
-        {
-            snprintf( why, size, "frame %lu: %#Ix is in no function of the worker's", i, frames[i].dwReturnAddr );
-            return FALSE;
-        }
-        n++;
-    }
-    if (!n)
-    {
-        for (i = 0; i < count; i++)
-        {
-            HMODULE mod = module_of( (void *)frames[i].dwReturnAddr );
-            if (mod && mod != ntdll) break;
-        }
-        if (i == count && count <= 3) return TRUE;
-    }
-    for (c = 0; c < ARRAY_SIZE(chains); c++)
-    {
-        for (j = 0; j < n && j < ARRAY_SIZE(chains[c]) && chains[c][j] == seen[j]; j++)
-            ;
-        if (j == n && (j == ARRAY_SIZE(chains[c]) || !chains[c][j])) break;
-    }
-    if (c == ARRAY_SIZE(chains))
-    {
-        snprintf( why, size, "%lu frames of this program from frame %lu in no order its code calls", n, first );
-        return FALSE;
-    }
-    if (first + n >= count || module_of( (void *)frames[first + n].dwReturnAddr ) != kernel32)
-    {
-        snprintf( why, size, "the walk of %lu frames does not reach kernel32 after the start routine", count );
-        return FALSE;
-    }
-    *chain = c;
-    return TRUE;
-}
+static const struct walk_rules rules = { chains, ARRAY_SIZE(chains), functions, ARRAY_SIZE(functions) };
 
 /* The thread's node once it is Blocked and its context switches have held
  * for 100 ms: it is asleep in read(). */
@@ -228,6 +163,7 @@ static void walk_blocked( HANDLE thread, int n, int expect, const char *id )
     CallSnapshot frames[64];
     char why[160], what[200];
     ULONG count;
+    enum walk_kind kind;
     int i, chain;
 
     for (i = 0; i < n; i++)
@@ -236,7 +172,7 @@ static void walk_blocked( HANDLE thread, int n, int expect, const char *id )
         snprintf( what, sizeof(what), "%s: walk %d: %lu frames", id, i, count );
         check( count > 0, what );
         if (!count) continue;
-        if (!check_walk( frames, count, &chain, why, sizeof(why) ))
+        if (!check_walk( &rules, frames, count, &kind, &chain, why, sizeof(why) ))
         {
             snprintf( what, sizeof(what), "%s: walk %d: %s", id, i, why );
             check( 0, what );
@@ -260,6 +196,7 @@ int main( int argc, char **argv )
     HANDLE thread;
     ULONG count;
     BOOL nonblock;
+    enum walk_kind kind;
     int chain;
 
     setvbuf( stdout, NULL, _IONBF, 0 );
@@ -306,7 +243,7 @@ int main( int argc, char **argv )
             empty++;
             continue;
         }
-        if (!check_walk( frames, count, &chain, why, sizeof(why) ))
+        if (!check_walk( &rules, frames, count, &kind, &chain, why, sizeof(why) ))
         {
             if (bad++ < 10)
                 printf( "hostrace: FAILED: H-3: walk %u: %s: %lu frames, %#Ix %#Ix %#Ix\n", i, why, count,
