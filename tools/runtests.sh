@@ -16,7 +16,8 @@
 # Wine's test framework (#define STANDALONE, START_TEST); their .exe files in
 # build/tests run unchanged on Windows. Each is also built for i386 and run
 # as a 32-bit program (WoW64 mode), as the test conformance32/NAME, unless
-# its header says "32-bit: not run" and why; on the layer, the 32-bit runs
+# its header says "32-bit: not run" and why (or "32-bit: not run on
+# wine-8.0", for one Wine series only); on the layer, the 32-bit runs
 # that tests/i386-expected/$WINE_SERIES.txt lists (each with its reason)
 # are expected to fail, and one that passes fails the run until its line
 # is removed. Host checks are tests/host/NAME.sh,
@@ -157,12 +158,18 @@ run_host() {
     fi
 }
 
+# Is the test SRC not run as a 32-bit program (here)? Its comment says so:
+# " * 32-bit: not run: why", or " * 32-bit: not run on wine-8.0: why".
+not_run_32() {
+    grep -qE "^ \* 32-bit: not run(:| on $WINE_SERIES:)" "$1"
+}
+
 all_tests() {
     (cd "$TOP/tests" && ls conformance/*.c host/*.sh 2>/dev/null) | sed 's/\.[a-z]*$//'
     # stock Wine runs 32-bit programs only with Debian's wine32 (wine-layer --help)
     [ $flavour = stock ] && [ ! -x /usr/lib/wine/wine ] && return 0
     for c in "$TOP"/tests/conformance/*.c; do
-        grep -q '^ \* 32-bit: not run' "$c" || echo "conformance32/$(basename "$c" .c)"
+        not_run_32 "$c" || echo "conformance32/$(basename "$c" .c)"
     done
 }
 
@@ -176,9 +183,9 @@ for t in $tests; do
     if [ -f "$TOP/tests/$t.c" ]; then
         run_conformance "$t"
     elif [ "${t%%/*}" = conformance32 ] && [ -f "$TOP/tests/conformance/${t#*/}.c" ]; then
-        if grep -q '^ \* 32-bit: not run' "$TOP/tests/conformance/${t#*/}.c"; then
+        if not_run_32 "$TOP/tests/conformance/${t#*/}.c"; then
             failed=$((failed + 1))
-            echo "FAIL $t (tests/conformance/${t#*/}.c says it is not run as a 32-bit program, and why)"
+            echo "FAIL $t (tests/conformance/${t#*/}.c says it is not run as a 32-bit program${WINE_SERIES:+ on $WINE_SERIES}, and why)"
         else
             run_conformance "$t"
         fi

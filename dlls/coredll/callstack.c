@@ -172,16 +172,12 @@ static NTSTATUS walk_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION
     WOW64_CONTEXT context;
     NTSTATUS status;
 
-    if (SuspendThread( thread ) == (DWORD)-1) return STATUS_INVALID_HANDLE;
-    context.ContextFlags = WOW64_CONTEXT_CONTROL | WOW64_CONTEXT_INTEGER;
-    if (!(status = RtlWow64GetThreadContext( thread, &context )))
-    {
-        frames->addr[0] = ULongToPtr( context.Eip );
-        frames->stack[0] = ULongToPtr( context.Ebp );
-        status = __wine_walk_wow64_frames( thread, info, &context, 0, want - 1, frames->addr + 1,
-                                           frames->stack + 1, n );
-        ++*n;
-    }
+    if ((status = suspend_wow64_thread( thread, &context ))) return status;
+    frames->addr[0] = ULongToPtr( context.Eip );
+    frames->stack[0] = ULongToPtr( context.Ebp );
+    status = __wine_walk_wow64_frames( thread, info, &context, 0, want - 1, frames->addr + 1,
+                                       frames->stack + 1, n );
+    ++*n;
     ResumeThread( thread );
     return status;
 }
@@ -236,6 +232,11 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
 #endif
     else
     {
+#ifdef __i386__
+        /* a 32-bit caller's other threads are WoW64 threads */
+        C_ASSERT( sizeof(CONTEXT) == sizeof(WOW64_CONTEXT) );
+        if ((status = suspend_wow64_thread( thread, (WOW64_CONTEXT *)&context ))) return status_to_error( status );
+#else
         if (SuspendThread( thread ) == (DWORD)-1) return GetLastError();
         context.ContextFlags = CONTEXT_FULL;
         if (!GetThreadContext( thread, &context ))
@@ -244,6 +245,7 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
             ResumeThread( thread );
             return error;
         }
+#endif
         frames->addr[0] = (void *)CONTEXT_PC( &context );
         frames->stack[0] = (void *)CONTEXT_FRAME( &context );
         status = __wine_walk_thread_frames( thread, info, &context, 0, want - 1, frames->addr + 1,

@@ -195,4 +195,57 @@ BOOL walk_blocked_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *i
     return FALSE;
 }
 
+/*
+ * A WoW64 thread held still for its 32-bit context: Wine gives a thread
+ * stopped in 64-bit code the registers its CPU area holds, and in
+ * wow64cpu's entry thunk, after it has left 32-bit code for a system call
+ * and before it has stored them, those are its previous system call's (a
+ * walk from them gives frames the stack no longer holds). Wine 10.0 says
+ * where a thread stopped when asked (CONTEXT_EXCEPTION_REQUEST): in 64-bit
+ * code outside a system call (CONTEXT_EXCEPTION_ACTIVE), the thread is let
+ * go on and stopped again, at most STALE_TRIES times; one that is still
+ * there, or that someone else holds still there, is not walked
+ * (STATUS_DEVICE_BUSY: ERROR_BUSY) rather than walked from another call's
+ * registers. Wine 8.0 does not say: its context is taken as it is
+ * (docs/X86_WALKS.md, "Limits"). On success the thread is left suspended.
+ */
+#define STALE_TRIES 32
+
+static NTSTATUS get_wow64_context( HANDLE thread, WOW64_CONTEXT *context )
+{
+#ifdef __x86_64__
+    return RtlWow64GetThreadContext( thread, context );
+#else
+    return NtGetContextThread( thread, (CONTEXT *)context );
+#endif
+}
+
+NTSTATUS suspend_wow64_thread( HANDLE thread, WOW64_CONTEXT *context )
+{
+    unsigned int tries;
+    NTSTATUS status;
+    ULONG held;
+
+    for (tries = 0;; tries++)
+    {
+        if ((status = NtSuspendThread( thread, &held ))) return status;
+        context->ContextFlags = WOW64_CONTEXT_CONTROL | WOW64_CONTEXT_INTEGER | WOW64_CONTEXT_EXCEPTION_REQUEST;
+        if ((status = get_wow64_context( thread, context ))) break;
+        if (!(context->ContextFlags & WOW64_CONTEXT_EXCEPTION_REPORTING) ||
+            !(context->ContextFlags & WOW64_CONTEXT_EXCEPTION_ACTIVE))
+            return STATUS_SUCCESS;
+        if (held || tries == STALE_TRIES)
+        {
+            WARN( "thread %p stays in 64-bit code (held %lu times): not walked\n", thread, held );
+            status = STATUS_DEVICE_BUSY;
+            break;
+        }
+        NtResumeThread( thread, NULL );
+        TRACE( "thread %p stopped in 64-bit code: once more\n", thread );
+        YieldProcessor();
+    }
+    NtResumeThread( thread, NULL );
+    return status;
+}
+
 #endif  /* __x86_64__ || __i386__ */

@@ -26,4 +26,7 @@
 extern BOOL walk_blocked_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, ULONG want,
                                        void **frames, void **frame_ptrs, ULONG *count, NTSTATUS *status );
 
+/* the thread held still where its 32-bit context is its own; resume it after */
+extern NTSTATUS suspend_wow64_thread( HANDLE thread, WOW64_CONTEXT *context );
+
 #endif  /* __WINE_COREDLL_WOW64_WALK_H */

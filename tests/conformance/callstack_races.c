@@ -11,16 +11,23 @@
  *
  * Set CALLSTACK_RACE_ROUNDS for a longer run (default 3000 walks).
  *
- * 32-bit: not run: a WoW64 thread held still in wow64cpu's entry thunk,
- * after it left 32-bit code for a system call and before it stored its
+ * The worker also yields the processor (NtYieldExecution: a system call
+ * that does not block, so that its walks suspend it) from two depths of
+ * its own, again and again: a WoW64 thread held still in wow64cpu's entry
+ * thunk, after it left 32-bit code for that call and before it stored its
  * 32-bit registers in its CPU area, has as its 32-bit context the one of
- * its previous system call (Wine's get_wow_context gives the CPU area
- * whenever the thread runs 64-bit code), whose frames its stack may no
- * longer hold: such a walk ends early or follows an older chain (1 walk in
- * about 30000 of a 32-bit run here gave 0x7bc0c57c 0x7b07762e, ntdll's
- * stub, kernelbase, then nothing, as such a context would). That is a limit of walks that suspend the
- * thread; walks of a blocked thread (docs/BLOCKED_WALKS.md) read the CPU
- * area only inside the system call and are exact. When it runs 32-bit:
+ * its previous system call (Wine gives the CPU area whenever the thread
+ * runs 64-bit code), whose frames its stack may no longer hold. coredll
+ * lets such a thread go on and stops it again, where Wine says where it
+ * stopped (10.0: dlls/coredll/wow64_walk.c, suspend_wow64_thread).
+ *
+ * 32-bit: not run on wine-8.0: Wine 8.0 does not say where a WoW64 thread
+ * stopped, and a walk that stops one in that thunk follows an older chain
+ * (1 walk in about 30000 of a 32-bit run gave 0x7bc0c57c 0x7b07762e,
+ * ntdll's stub, kernelbase, then nothing, as such a context would;
+ * docs/X86_WALKS.md, "Limits"). Walks of a blocked thread
+ * (docs/BLOCKED_WALKS.md) read the CPU area only inside the system call
+ * and are exact on both.
  *
  * Built 32-bit, the x86 semantics of a walk of a thread held still at any
  * instruction: x86 has no unwind data to say where a function's return
@@ -81,14 +88,33 @@ static void __attribute__((noinline)) wait_sleep(void)
     sink++;
 }
 
+static void __attribute__((noinline)) yield_once(void)
+{
+    SwitchToThread();
+    sink++;
+}
+
+static void __attribute__((noinline)) via_yield(void)
+{
+    yield_once();
+    sink++;
+}
+
 static void __attribute__((noinline)) worker_loop(void)
 {
+    unsigned int i;
+
     while (!stop)
     {
         via_server();
         wait_futex();
         via_server();
         wait_sleep();
+        for (i = 0; i < 8; i++)
+        {
+            yield_once();
+            via_yield();
+        }
         rounds++;
     }
     sink++;
@@ -109,11 +135,15 @@ static const void *const chains[][WALK_CHAIN_LENGTH] =
     { via_server, worker_loop, worker },
     { wait_futex, worker_loop, worker },
     { wait_sleep, worker_loop, worker },
+    { yield_once, via_yield, worker_loop, worker },
+    { via_yield, worker_loop, worker },
+    { yield_once, worker_loop, worker },
     { worker_loop, worker },
     { worker },
 };
 
-static const void *const functions[] = { wait_server, via_server, wait_futex, wait_sleep, worker_loop, worker };
+static const void *const functions[] = { wait_server, via_server, wait_futex, wait_sleep, yield_once, via_yield,
+                                         worker_loop, worker };
 
 static const struct walk_rules rules = { chains, ARRAY_SIZE(chains), functions, ARRAY_SIZE(functions) };
 
