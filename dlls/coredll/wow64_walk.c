@@ -242,7 +242,10 @@ NTSTATUS suspend_wow64_thread( HANDLE thread, WOW64_CONTEXT *context )
         }
         NtResumeThread( thread, NULL );
         TRACE( "thread %p stopped in 64-bit code: once more\n", thread );
-        YieldProcessor();
+        /* it leaves the thunk in a few instructions, once it runs: the
+         * next stop must come after it has (a millisecond, after a few) */
+        if (tries < 4) NtYieldExecution();
+        else Sleep( 1 );
     }
     NtResumeThread( thread, NULL );
     return status;
