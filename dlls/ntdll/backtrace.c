@@ -476,6 +476,15 @@ static BOOL read_own_stack( void *ctx, ULONG addr, void *buffer, ULONG size )
     return TRUE;
 }
 
+/* The loop in a function of its own: the __TRY around it (a setjmp in
+ * i386 code) would keep all its variables in memory. */
+static void __attribute__((noinline)) walk_own_chain( const struct x86_stack *stack, ULONG ebp, ULONG skip,
+                                                      ULONG count, void **buffer, void **frame_ptrs,
+                                                      volatile ULONG *n )
+{
+    x86_walk_frame_chain( read_own_stack, NULL, stack, ebp, skip, count, buffer, frame_ptrs, n );
+}
+
 /* Walk a stack of this process from the frame pointer 'ebp', in [low, high). */
 ULONG walk_x86_frames( ULONG ebp, ULONG low, ULONG high, ULONG skip, ULONG count, void **buffer,
                        void **frame_ptrs, BOOL buffer_faults )
@@ -485,7 +494,7 @@ ULONG walk_x86_frames( ULONG ebp, ULONG low, ULONG high, ULONG skip, ULONG count
 
     __TRY
     {
-        x86_walk_frame_chain( read_own_stack, NULL, &stack, ebp, skip, count, buffer, frame_ptrs, &n );
+        walk_own_chain( &stack, ebp, skip, count, buffer, frame_ptrs, &n );
     }
     __EXCEPT( buffer_faults ? stack_read_fault : stack_fault )
     {

@@ -30,7 +30,9 @@
  * thread's 32-bit stack (thread_frames.c), through a reader that may fail.
  * Everything read is checked before use and the walk is bounded by the
  * stack's size: a frame must lie inside the stack, above the one before
- * it, and its return address must be neither 0 nor in the stack.
+ * it, and its return address must be neither 0 nor in the stack. The
+ * bounds and the count live in registers: the loop is stock Wine's EBP
+ * walk plus those checks (make bench BENCH=backtrace_bench32).
  * Nothing of ours is included from here.
  */
 
@@ -52,25 +54,29 @@ static inline void x86_walk_frame_chain( x86_read_func read, void *ctx, const st
                                          ULONG skip, ULONG count, void **frames, void **frame_ptrs,
                                          volatile ULONG *n )
 {
+    const ULONG low = stack->low, high = stack->high;
     ULONG frame[2];  /* the caller's EBP, the return address */
-    ULONG steps;
+    ULONG done = *n;
 
-    /* frames go strictly up the stack, 8 bytes at least each */
-    for (steps = 0; *n < count && steps < (stack->high - stack->low) / 8 + 1; steps++)
+    if (high <= low || high - low < sizeof(frame)) return;
+    /* each frame lies 4 bytes or more above the one before it, inside the
+     * stack: the loop ends within (high - low) / 4 rounds */
+    while (done < count)
     {
-        if (ebp & 3 || ebp < stack->low || ebp > stack->high - sizeof(frame) || stack->high < sizeof(frame))
-            break;
+        if ((ebp & 3) || ebp < low || ebp > high - sizeof(frame)) break;
         if (!read( ctx, ebp, frame, sizeof(frame) )) break;
         /* no return address: the outermost frame (the thread's start) */
         if (frame[1] < 0x10000) break;
         /* a return address into the stack is no return address */
-        if (frame[1] >= stack->low && frame[1] < stack->high) break;
+        if (frame[1] - low < high - low) break;
         if (skip) skip--;
         else
         {
-            if (frame_ptrs) frame_ptrs[*n] = ULongToPtr( frame[0] );
-            frames[*n] = ULongToPtr( frame[1] );
-            ++*n;
+            /* volatile: the stores are kept in order, so that a fault on
+             * a bad buffer leaves in *n only the frames stored */
+            if (frame_ptrs) ((void * volatile *)frame_ptrs)[done] = ULongToPtr( frame[0] );
+            ((void * volatile *)frames)[done] = ULongToPtr( frame[1] );
+            *n = ++done;
         }
         /* the next frame is above this one, or the chain ends here */
         if (frame[0] <= ebp) break;
