@@ -99,17 +99,19 @@ median() {
          }' $files >"$BENCHBIN/$name.$flavour"
 }
 
-# stock Wine's i386 modules, for the 32-bit benchmarks (tools/stock_i386.sh)
-: "${WINE_SOURCE:=$TOP/build/cache/wine-source}"
+# stock Wine's i386 modules, for the 32-bit benchmarks (tools/stock_i386.sh),
+# unless Debian's wine32 is there to run them
+: "${WINE_SOURCE:=$TOP/$WINE_SOURCE_DEFAULT}"
 STOCK_I386_DIR="$TOP/build/stock-i386"
-STOCK_I386=""
 names=${*:-"$(cd "$TOP/tests/bench" && ls *.c | sed 's/\.c$//') backtrace_bench32"}
 for name in $names; do
-    exe="$BENCHBIN/$name.exe" src="$TOP/tests/bench/$name.c" arch=x86_64
+    exe="$BENCHBIN/$name.exe" src="$TOP/tests/bench/$name.c" arch=x86_64 STOCK_I386=""
     if [ ! -f "$src" ] && [ "${name%32}" != "$name" ] && [ -f "$TOP/tests/bench/${name%32}.c" ]; then
         src="$TOP/tests/bench/${name%32}.c" arch=i386
-        "$TOP/tools/stock_i386.sh" "$WINE_SOURCE" "$STAGED" "$STOCK_I386_DIR" "$(nproc)" >&2
-        STOCK_I386="$STOCK_I386_DIR/lib"
+        if [ ! -x /usr/lib/wine/wine ]; then
+            "$TOP/tools/stock_i386.sh" "$WINE_SOURCE" "$STAGED" "$STOCK_I386_DIR" "$(nproc)" >&2
+            STOCK_I386="$STOCK_I386_DIR/lib"
+        fi
     fi
     [ -f "$src" ] || { echo "bench: no benchmark $name (tests/bench/$name.c)" >&2; exit 1; }
     build_exe "$src" "$exe" $arch >"$BENCHBIN/$name.build.log" 2>&1 ||

@@ -185,7 +185,7 @@ for t in $tests; do
     elif [ "${t%%/*}" = conformance32 ] && [ -f "$TOP/tests/conformance/${t#*/}.c" ]; then
         if not_run_32 "$TOP/tests/conformance/${t#*/}.c"; then
             failed=$((failed + 1))
-            echo "FAIL $t (tests/conformance/${t#*/}.c says it is not run as a 32-bit program${WINE_SERIES:+ on $WINE_SERIES}, and why)"
+            echo "FAIL $t (tests/conformance/${t#*/}.c says it is not run as a 32-bit program here, and why)"
         else
             run_conformance "$t"
         fi

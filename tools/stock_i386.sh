@@ -44,8 +44,11 @@ mkdir -p "$DEST"
 rm -rf "$TREE" "$DEST/lib" "$DEST/.complete"
 say "copying the pristine Wine source to $TREE (no patch of the layer)"
 mkdir -p "$TREE"
-(cd "$PRISTINE" && tar cf - --exclude=./debian/.pc .) | (cd "$TREE" && tar xf -)
-"$TOP/tools/stage.sh" --prepare "$TREE" --with-wine-tools="$STAGED" | sed 's/^stage:/stock-i386:/'
+(cd "$PRISTINE" && tar cf - --exclude=./debian/.pc .) | (cd "$TREE" && tar xf -) &&
+    [ -f "$TREE/configure.ac" ] || die "copying $PRISTINE to $TREE failed"
+say "generating and configuring it (a few minutes; log in $DEST/stage.log)"
+"$TOP/tools/stage.sh" --prepare "$TREE" --with-wine-tools="$STAGED" >"$DEST/stage.log" 2>&1 ||
+    { tail -20 "$DEST/stage.log" >&2; die "generating or configuring $TREE failed (the end of $DEST/stage.log is above)"; }
 
 dirs=""
 targets=""
@@ -69,4 +72,4 @@ for m in $MODULES; do
     cp -p "$TREE/dlls/$m/i386-windows/$m.dll" "$DEST/lib/i386-windows/"
 done
 touch "$DEST/.complete"
-say "stock Wine's i386 modules are in $DEST/lib (WINE_LAYER_STOCK_I386=$DEST/lib)"
+say "stock Wine's i386 modules are in $DEST/lib (WINE_LAYER_STOCK_I386=$(cd "$DEST/lib" && pwd))"

@@ -194,7 +194,6 @@ static DWORD status_to_error( NTSTATUS status )
  * current thread, from the registers it published if it is blocked in a
  * system call, else with the thread, described by 'info', held still.
  * Nothing is allocated while it is: it may hold the heap lock. */
-
 static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, CONTEXT *own,
                           struct frames *frames, ULONG want )
 {
@@ -235,7 +234,8 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
 #ifdef __i386__
         /* a 32-bit caller's other threads are WoW64 threads */
         C_ASSERT( sizeof(CONTEXT) == sizeof(WOW64_CONTEXT) );
-        if ((status = suspend_wow64_thread( thread, (WOW64_CONTEXT *)&context ))) return status_to_error( status );
+        if ((status = suspend_wow64_thread( thread, (WOW64_CONTEXT *)&context )))
+            return status_to_error( status );
 #else
         if (SuspendThread( thread ) == (DWORD)-1) return GetLastError();
         context.ContextFlags = CONTEXT_FULL;

@@ -204,10 +204,12 @@ BOOL walk_blocked_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *i
  * where a thread stopped when asked (CONTEXT_EXCEPTION_REQUEST): in 64-bit
  * code outside a system call (CONTEXT_EXCEPTION_ACTIVE), the thread is let
  * go on and stopped again, at most STALE_TRIES times; one that is still
- * there, or that someone else holds still there, is not walked
- * (STATUS_DEVICE_BUSY: ERROR_BUSY) rather than walked from another call's
- * registers. Wine 8.0 does not say: its context is taken as it is
- * (docs/X86_WALKS.md, "Limits"). On success the thread is left suspended.
+ * there is not walked (STATUS_DEVICE_BUSY: ERROR_BUSY) rather than walked
+ * from another call's registers. A thread someone else holds suspended
+ * cannot go on: it is walked as it is, as on Wine 8.0, which does not say
+ * (a thread made suspended that has not run yet reports 64-bit code too,
+ * and its CPU area holds its start: docs/X86_WALKS.md, "Limits"). On
+ * success the thread is left suspended.
  */
 #define STALE_TRIES 32
 
@@ -232,13 +234,13 @@ NTSTATUS suspend_wow64_thread( HANDLE thread, WOW64_CONTEXT *context )
         context->ContextFlags = WOW64_CONTEXT_CONTROL | WOW64_CONTEXT_INTEGER | WOW64_CONTEXT_EXCEPTION_REQUEST;
         if ((status = get_wow64_context( thread, context ))) break;
         if (!(context->ContextFlags & WOW64_CONTEXT_EXCEPTION_REPORTING) ||
-            !(context->ContextFlags & WOW64_CONTEXT_EXCEPTION_ACTIVE))
+            !(context->ContextFlags & WOW64_CONTEXT_EXCEPTION_ACTIVE) || held)
             return STATUS_SUCCESS;
-        if (held || tries == STALE_TRIES)
+        if (tries == STALE_TRIES)
         {
-            WARN( "thread %p stays in 64-bit code (held %lu times): not walked\n", thread, held );
-            status = STATUS_DEVICE_BUSY;
-            break;
+            NtResumeThread( thread, NULL );
+            WARN( "thread %p stays in 64-bit code: not walked\n", thread );
+            return STATUS_DEVICE_BUSY;
         }
         NtResumeThread( thread, NULL );
         TRACE( "thread %p stopped in 64-bit code: once more\n", thread );
