@@ -164,24 +164,6 @@ static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *
     return FALSE;
 }
 
-/* A WoW64 thread's frames are its 32-bit ones, from its 32-bit context,
- * walked with the thread held still. */
-static NTSTATUS walk_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, struct frames *frames,
-                                   ULONG want, ULONG *n )
-{
-    WOW64_CONTEXT context;
-    NTSTATUS status;
-
-    if ((status = suspend_wow64_thread( thread, &context ))) return status;
-    frames->addr[0] = ULongToPtr( context.Eip );
-    frames->stack[0] = ULongToPtr( context.Ebp );
-    status = __wine_walk_wow64_frames( thread, info, &context, 0, want - 1, frames->addr + 1,
-                                       frames->stack + 1, n );
-    ++*n;
-    ResumeThread( thread );
-    return status;
-}
-
 #endif  /* __x86_64__ */
 
 /* a walk's outcome as GetThreadCallStack's last error */
@@ -197,7 +179,6 @@ static DWORD status_to_error( NTSTATUS status )
 static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, CONTEXT *own,
                           struct frames *frames, ULONG want )
 {
-    CONTEXT context;
     NTSTATUS status;
 #ifdef __x86_64__
     BOOL wow64 = FALSE;
@@ -224,19 +205,21 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
     else if (wow64 && walk_blocked_wow64_thread( thread, info, want, frames->addr, frames->stack, &frames->count,
                                                  &status ))
         return status_to_error( status );
-    else if (wow64) status = walk_wow64_thread( thread, info, frames, want, &n );
+    else if (wow64)
+        return status_to_error( walk_held_wow64_thread( thread, info, want, frames->addr, frames->stack,
+                                                        &frames->count ) );
 #elif defined(__i386__)  /* a blocked WoW64 thread's 32-bit registers are in its CPU area */
     else if (walk_blocked_wow64_thread( thread, info, want, frames->addr, frames->stack, &frames->count, &status ))
         return status_to_error( status );
+    else  /* a 32-bit caller's other threads are WoW64 threads */
+        return status_to_error( walk_held_wow64_thread( thread, info, want, frames->addr, frames->stack,
+                                                        &frames->count ) );
 #endif
+#ifndef __i386__
     else
     {
-#ifdef __i386__
-        /* a 32-bit caller's other threads are WoW64 threads */
-        C_ASSERT( sizeof(CONTEXT) == sizeof(WOW64_CONTEXT) );
-        if ((status = suspend_wow64_thread( thread, (WOW64_CONTEXT *)&context )))
-            return status_to_error( status );
-#else
+        CONTEXT context;
+
         if (SuspendThread( thread ) == (DWORD)-1) return GetLastError();
         context.ContextFlags = CONTEXT_FULL;
         if (!GetThreadContext( thread, &context ))
@@ -245,7 +228,6 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
             ResumeThread( thread );
             return error;
         }
-#endif
         frames->addr[0] = (void *)CONTEXT_PC( &context );
         frames->stack[0] = (void *)CONTEXT_FRAME( &context );
         status = __wine_walk_thread_frames( thread, info, &context, 0, want - 1, frames->addr + 1,
@@ -253,6 +235,7 @@ static DWORD walk_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, C
         n++;
         ResumeThread( thread );
     }
+#endif
     if (!status) frames->count = n;
     return status_to_error( status );
 }

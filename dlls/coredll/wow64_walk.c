@@ -222,7 +222,7 @@ static NTSTATUS get_wow64_context( HANDLE thread, WOW64_CONTEXT *context )
 #endif
 }
 
-NTSTATUS suspend_wow64_thread( HANDLE thread, WOW64_CONTEXT *context )
+static NTSTATUS suspend_wow64_thread( HANDLE thread, WOW64_CONTEXT *context )
 {
     unsigned int tries;
     NTSTATUS status;
@@ -250,6 +250,24 @@ NTSTATUS suspend_wow64_thread( HANDLE thread, WOW64_CONTEXT *context )
         else Sleep( 1 );
     }
     NtResumeThread( thread, NULL );
+    return status;
+}
+
+/* Walk a WoW64 thread's 32-bit frames held still (above): 'frames' gets
+ * its Eip then its return addresses, 'count' their number */
+NTSTATUS walk_held_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, ULONG want, void **frames,
+                                 void **frame_ptrs, ULONG *count )
+{
+    WOW64_CONTEXT context;
+    NTSTATUS status;
+    ULONG n = 0;
+
+    if ((status = suspend_wow64_thread( thread, &context ))) return status;
+    frames[0] = ULongToPtr( context.Eip );
+    frame_ptrs[0] = ULongToPtr( context.Ebp );
+    status = walk_wow64_frames( thread, info, &context, want - 1, frames + 1, frame_ptrs + 1, &n );
+    NtResumeThread( thread, NULL );
+    if (!status) *count = n + 1;
     return status;
 }
 

@@ -26,7 +26,8 @@
 extern BOOL walk_blocked_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, ULONG want,
                                        void **frames, void **frame_ptrs, ULONG *count, NTSTATUS *status );
 
-/* the thread held still where its 32-bit context is its own; resume it after */
-extern NTSTATUS suspend_wow64_thread( HANDLE thread, WOW64_CONTEXT *context );
+/* the same of a thread held still where its 32-bit context is its own */
+extern NTSTATUS walk_held_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, ULONG want,
+                                        void **frames, void **frame_ptrs, ULONG *count );
 
 #endif  /* __WINE_COREDLL_WOW64_WALK_H */
