@@ -205,11 +205,13 @@ BOOL walk_blocked_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *i
  * code outside a system call (CONTEXT_EXCEPTION_ACTIVE), the thread is let
  * go on and stopped again, at most STALE_TRIES times; one that is still
  * there is not walked (STATUS_DEVICE_BUSY: ERROR_BUSY) rather than walked
- * from another call's registers. A thread someone else holds suspended
- * cannot go on: it is walked as it is, as on Wine 8.0, which does not say
- * (a thread made suspended that has not run yet reports 64-bit code too,
- * and its CPU area holds its start: docs/X86_WALKS.md, "Limits"). On
- * success the thread is left suspended.
+ * from another call's registers. Wine 8.0 does not say in the context: the
+ * layer's suspend handler marks such a stop in the 64-bit TEB while the
+ * thread is held (WOW64_STOP_TEB_OFFSET, ntdll's wow64_stop.h). A thread
+ * someone else holds suspended cannot go on: it is walked as it is (a
+ * thread made suspended that has not run yet reports 64-bit code too, and
+ * its CPU area holds its start: docs/X86_WALKS.md, "Limits"). On success
+ * the thread is left suspended.
  */
 #define STALE_TRIES 32
 
@@ -222,8 +224,22 @@ static NTSTATUS get_wow64_context( HANDLE thread, WOW64_CONTEXT *context )
 #endif
 }
 
-static NTSTATUS suspend_wow64_thread( HANDLE thread, WOW64_CONTEXT *context )
+/* Was the thread, held still, stopped in 64-bit code outside a system call? */
+static BOOL is_stale_stop( const struct wow64_thread *target, const WOW64_CONTEXT *context )
 {
+    ULONG64 mark = 0;
+
+    if (context->ContextFlags & WOW64_CONTEXT_EXCEPTION_REPORTING)  /* Wine 10.0 */
+        return !!(context->ContextFlags & WOW64_CONTEXT_EXCEPTION_ACTIVE);
+    /* written before the thread sent the context we got, cleared once resumed */
+    return target && !read_thread_memory( target, target->teb64 + WOW64_STOP_TEB_OFFSET, &mark, sizeof(mark) ) &&
+           mark == WOW64_STOP_IN_64BIT_CODE;
+}
+
+static NTSTATUS suspend_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *info, WOW64_CONTEXT *context )
+{
+    struct wow64_thread target;
+    BOOL have_teb = find_teb64( info, &target );
     unsigned int tries;
     NTSTATUS status;
     ULONG held;
@@ -233,9 +249,7 @@ static NTSTATUS suspend_wow64_thread( HANDLE thread, WOW64_CONTEXT *context )
         if ((status = NtSuspendThread( thread, &held ))) return status;
         context->ContextFlags = WOW64_CONTEXT_CONTROL | WOW64_CONTEXT_INTEGER | WOW64_CONTEXT_EXCEPTION_REQUEST;
         if ((status = get_wow64_context( thread, context ))) break;
-        if (!(context->ContextFlags & WOW64_CONTEXT_EXCEPTION_REPORTING) ||
-            !(context->ContextFlags & WOW64_CONTEXT_EXCEPTION_ACTIVE) || held)
-            return STATUS_SUCCESS;
+        if (held || !is_stale_stop( have_teb ? &target : NULL, context )) return STATUS_SUCCESS;
         if (tries == STALE_TRIES)
         {
             NtResumeThread( thread, NULL );
@@ -262,7 +276,7 @@ NTSTATUS walk_held_wow64_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *
     NTSTATUS status;
     ULONG n = 0;
 
-    if ((status = suspend_wow64_thread( thread, &context ))) return status;
+    if ((status = suspend_wow64_thread( thread, info, &context ))) return status;
     frames[0] = ULongToPtr( context.Eip );
     frame_ptrs[0] = ULongToPtr( context.Ebp );
     status = walk_wow64_frames( thread, info, &context, want - 1, frames + 1, frame_ptrs + 1, &n );

@@ -121,4 +121,19 @@ struct blocked_frame
     unsigned long long write_end;   /* thread's memory while the count is odd */
 };
 
+/*
+ * Where a WoW64 thread was stopped, for a walker that holds it suspended
+ * (Wine 8.0, which does not report it in the context; 10.0 does, with
+ * CONTEXT_EXCEPTION_REQUEST). Wine gives a WoW64 thread stopped in 64-bit
+ * code the 32-bit registers of its CPU area; stopped outside a system
+ * call, in wow64cpu's entry thunk, those are still the previous call's.
+ * While such a thread is held in its suspend signal handler it has 1 here,
+ * 0 otherwise; it writes 1 before it sends the server its context, so a
+ * walker that got that context reads this stop's value. Only WoW64
+ * threads write it. Offset from the 64-bit TEB, between the blocked frame
+ * and the 32-bit wait record.
+ */
+#define WOW64_STOP_TEB_OFFSET 0x1fb8
+#define WOW64_STOP_IN_64BIT_CODE 1
+
 #endif  /* __WINE_WINE_WAIT_CHAIN_H */

@@ -18,16 +18,13 @@
  * 32-bit registers in its CPU area, has as its 32-bit context the one of
  * its previous system call (Wine gives the CPU area whenever the thread
  * runs 64-bit code), whose frames its stack may no longer hold. coredll
- * lets such a thread go on and stops it again, where Wine says where it
- * stopped (10.0: dlls/coredll/wow64_walk.c, suspend_wow64_thread).
- *
- * 32-bit: not run on wine-8.0: Wine 8.0 does not say where a WoW64 thread
- * stopped, and a walk that stops one in that thunk follows an older chain
- * (1 walk in about 30000 of a 32-bit run gave 0x7bc0c57c 0x7b07762e,
- * ntdll's stub, kernelbase, then nothing, as such a context would;
- * docs/X86_WALKS.md, "Limits"). Walks of a blocked thread
- * (docs/BLOCKED_WALKS.md) read the CPU area only inside the system call
- * and are exact on both.
+ * lets such a thread go on and stops it again: Wine 10.0 says where it
+ * stopped in the context, the layer's Wine 8.0 in the 64-bit TEB while the
+ * thread is held (dlls/coredll/wow64_walk.c, suspend_wow64_thread; before
+ * that, 1 walk in about 30000 of a 32-bit run on 8.0 gave 0x7bc0c57c
+ * 0x7b07762e, ntdll's stub, kernelbase, then nothing, as such a context
+ * would). Walks of a blocked thread (docs/BLOCKED_WALKS.md) read the CPU
+ * area only inside the system call.
  *
  * Built 32-bit, the x86 semantics of a walk of a thread held still at any
  * instruction: x86 has no unwind data to say where a function's return
@@ -56,7 +53,7 @@ static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
 static BOOL (WINAPI *pWaitOnAddress)(volatile void *, void *, SIZE_T, DWORD);
 
 static volatile LONG sink, stop, address;
-static volatile LONG rounds;
+static volatile LONG rounds, wrong_teb;
 static const BYTE *worker_teb;
 static HANDLE never_event;
 static unsigned int truncated, skipped_caller;
@@ -88,9 +85,13 @@ static void __attribute__((noinline)) wait_sleep(void)
     sink++;
 }
 
+/* A WoW64 thread suspended in the system call dispatcher's exit once came
+ * back to its 32-bit code with a null %fs (Wine 8.0; patch
+ * ntdll-wow64-suspend-fs): its TEB is read after each yield */
 static void __attribute__((noinline)) yield_once(void)
 {
     SwitchToThread();
+    if ((const BYTE *)NtCurrentTeb() != worker_teb) wrong_teb++;
     sink++;
 }
 
@@ -235,4 +236,5 @@ START_TEST(callstack_races)
            empty, truncated, skipped_caller, rounds - start_rounds );
     ok( !bad, "C-15: %u of %u walks gave wrong frames\n", bad, i );
     ok( !empty, "C-15: %u of %u walks gave no frame\n", empty, i );
+    ok( !wrong_teb, "C-15: the worker read another TEB %ld times after a yield\n", wrong_teb );
 }
