@@ -22,7 +22,7 @@ layer_of() {
         backtrace|host_unwind) echo 3 ;;
         unwind_cache) echo 4 ;;
         unwind_codes|function_table|walk_names) echo 5 ;;
-        frame_source|pe_image|page_cache|dynamic_tables|wait_record|blocked_frame|memory_file|x86_frames) echo 6 ;;
+        frame_source|pe_image|page_cache|dynamic_tables|wait_record|blocked_frame|wow64_stop|memory_file|x86_frames) echo 6 ;;
         *) echo 0 ;;
     esac
 }
