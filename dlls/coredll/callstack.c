@@ -271,8 +271,23 @@ struct target
     HANDLE                   thread;
     CONTEXT                 *own;
     THREAD_BASIC_INFORMATION info;
-    NTSTATUS                 status;   /* of the query */
+    NTSTATUS                 status;       /* of the query */
+    NTSTATUS                 read_status;  /* may we read its process? */
 };
+
+/* The query: on x86_64 it also asks whether the caller may read the
+ * thread's process (PROCESS_VM_READ, its token of the moment), which the
+ * walk then takes as asked; an i386 walk of another process opens it. */
+static void query_target( struct target *target )
+{
+#ifdef __x86_64__
+    target->status = __wine_query_walk_target( target->thread, &target->info, &target->read_status );
+#else
+    target->read_status = STATUS_SUCCESS;
+    target->status = NtQueryInformationThread( target->thread, ThreadBasicInformation, &target->info,
+                                               sizeof(target->info), NULL );
+#endif
+}
 
 static ULONG call_stack( struct target *target, ULONG max, void *buffer, DWORD flags, DWORD skip )
 {
@@ -290,6 +305,12 @@ static ULONG call_stack( struct target *target, ULONG max, void *buffer, DWORD f
     else if (target->status || target->info.ExitStatus != STATUS_PENDING)
     {
         SetLastError( ERROR_INVALID_HANDLE );
+        return 0;
+    }
+    else if (target->read_status)
+    {
+        /* a thread of a process we may not read is not suspended for nothing */
+        SetLastError( status_to_error( target->read_status ) );
         return 0;
     }
     else pid = HandleToULong( target->info.ClientId.UniqueProcess );
@@ -334,8 +355,7 @@ ULONG WINAPI GetThreadCallStack( HANDLE thread, ULONG max, void *frames, DWORD f
 
     if (thread != GetCurrentThread())
     {
-        target.status = NtQueryInformationThread( thread, ThreadBasicInformation, &target.info,
-                                                  sizeof(target.info), NULL );
+        query_target( &target );
         if (target.status || HandleToULong( target.info.ClientId.UniqueThread ) != GetCurrentThreadId())
             return call_stack( &target, max, frames, flags, skip );
     }

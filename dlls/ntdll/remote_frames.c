@@ -370,24 +370,19 @@ static BOOL same_ntdll( struct remote_source *remote )
 /***********************************************************************
  *           walk_remote_thread
  *
- * Walk a thread of another process, held still by the caller.
+ * Walk a thread of another process, held still by the caller. The reads
+ * go through a handle kept from the first walk of the process, but
+ * whether the caller may read it was asked for this walk, with its token
+ * of the moment, by the query that gave 'info' (__wine_query_walk_target,
+ * docs/ACCESS.md).
  */
 NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *context, ULONG skip, ULONG count,
                              void **frames, void **stack_ptrs, ULONG *ret_count )
 {
-    OBJECT_ATTRIBUTES attr = { sizeof(attr) };
-    CLIENT_ID process_id = { info->ClientId.UniqueProcess, 0 };
     struct remote_source *remote;
     struct stack_limits limits;
     NTSTATUS status = STATUS_SUCCESS;
-    HANDLE process;
     ULONG i;
-
-    /* The reads go through a handle kept from the first walk of the
-     * process, but whether the caller may read it is asked each walk, with
-     * its token of the moment (docs/ACCESS.md): one open, no read. */
-    if ((status = NtOpenProcess( &process, PROCESS_VM_READ, &attr, &process_id ))) return status;
-    NtClose( process );
 
     /* most of it is never touched: only what marks it empty is cleared */
     if (!(remote = RtlAllocateHeap( GetProcessHeap(), 0, sizeof(*remote) ))) return STATUS_NO_MEMORY;

@@ -29,6 +29,7 @@
 #include "winternl.h"
 #include "wine/exception.h"
 #include "wine/debug.h"
+#include "wine/server.h"
 #include "ntdll_misc.h"
 #include "backtrace.h"
 #include "remote_frames.h"
@@ -131,6 +132,40 @@ static NTSTATUS query_thread( HANDLE thread, const THREAD_BASIC_INFORMATION **in
 
 #ifdef __x86_64__
 
+/*************************************************************************
+ *      __wine_query_walk_target (NTDLL.@)
+ *
+ * What a walk of 'thread' needs to know first: its TEB, its ids and
+ * whether it has exited, as ThreadBasicInformation gives them (the
+ * affinity and priorities are left 0), and in '*read_status' whether the
+ * caller may read the memory of its process: the access check
+ * OpenProcess( PROCESS_VM_READ ) makes, with the caller's token of the
+ * moment (STATUS_SUCCESS for a thread of this process). One server round
+ * trip. __wine_walk_thread_frames takes information from here as checked.
+ */
+NTSTATUS WINAPI __wine_query_walk_target( HANDLE thread, THREAD_BASIC_INFORMATION *info, NTSTATUS *read_status )
+{
+    NTSTATUS status;
+
+    memset( info, 0, sizeof(*info) );
+    *read_status = STATUS_ACCESS_DENIED;
+    SERVER_START_REQ( get_thread_walk_info )
+    {
+        req->handle = wine_server_obj_handle( thread );
+        if (!(status = wine_server_call( req )))
+        {
+            info->ExitStatus = reply->exit_code;
+            info->TebBaseAddress = wine_server_get_ptr( reply->teb );
+            info->ClientId.UniqueProcess = ULongToHandle( reply->pid );
+            info->ClientId.UniqueThread = ULongToHandle( reply->tid );
+            *read_status = reply->read_status;
+        }
+    }
+    SERVER_END_REQ;
+    TRACE( "thread %p: %#lx, read %#lx\n", thread, status, *read_status );
+    return status;
+}
+
 /* a thread of this process, whose TEB is 'teb' */
 static NTSTATUS walk_local_thread( TEB *teb, CONTEXT *context, ULONG skip, ULONG count,
                                    void **frames, void **stack_ptrs, ULONG *ret_count )
@@ -160,23 +195,31 @@ static NTSTATUS walk_local_thread( TEB *teb, CONTEXT *context, ULONG skip, ULONG
  * Walk the stack of a thread from 'context', a context of that thread (held
  * still by the caller unless it is the current thread). Like
  * RtlWalkFrameChain, the frame of 'context' itself is not reported. 'info'
- * is the thread's basic information if the caller has it already (saving a
- * server round trip), else NULL. A thread of another process is walked over
- * that process's memory, which needs PROCESS_VM_READ on it.
+ * is the thread's basic information from __wine_query_walk_target if the
+ * caller has it already (saving a server round trip), else NULL. A thread
+ * of another process is walked over that process's memory, which needs
+ * PROCESS_VM_READ on it: checked by that query.
  */
 NTSTATUS WINAPI __wine_walk_thread_frames( HANDLE thread, const THREAD_BASIC_INFORMATION *info, CONTEXT *context,
                                            ULONG skip, ULONG count, void **frames, void **stack_ptrs,
                                            ULONG *ret_count )
 {
     THREAD_BASIC_INFORMATION queried;
-    NTSTATUS status;
+    NTSTATUS status, read_status;
 
     TRACE( "(%p, %p, %p, %lu, %lu, %p, %p, %p)\n", thread, info, context, skip, count, frames, stack_ptrs,
            ret_count );
 
     if (thread == GetCurrentThread())
         return walk_local_thread( NtCurrentTeb(), context, skip, count, frames, stack_ptrs, ret_count );
-    if ((status = query_thread( thread, &info, &queried ))) return status;
+    /* a thread that has not run yet has not told the server where its TEB
+     * is; held still now, it has */
+    if (!info || (ULONG_PTR)info->TebBaseAddress < 0x10000)
+    {
+        if ((status = __wine_query_walk_target( thread, &queried, &read_status ))) return status;
+        if (read_status) return read_status;
+        info = &queried;
+    }
     if (HandleToULong( info->ClientId.UniqueProcess ) != GetCurrentProcessId())
         return walk_remote_thread( info, context, skip, count, frames, stack_ptrs, ret_count );
     return walk_local_thread( info->TebBaseAddress, context, skip, count, frames, stack_ptrs, ret_count );

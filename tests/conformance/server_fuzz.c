@@ -5,7 +5,9 @@
  * without stopping the target): random and boundary addresses and sizes; and
  * of open_process_memory (random handles, a handle without PROCESS_VM_READ)
  * and ntdll's reads through the file it gives (__wine_read_process_memory),
- * which must read what the server reads. The
+ * which must read what the server reads; and of get_thread_walk_info (random
+ * handles; the exact answer for this thread, an exited one, another
+ * process's and a handle without the right to query). The
  * server must answer each one sanely and keep serving the prefix. Wine only:
  * skips where there is no wine_server_call.
  *
@@ -209,6 +211,81 @@ static void fuzz_file_reads( PROCESS_INFORMATION *pi, unsigned int rounds )
     ok( good > 0 && failed > 0, "the file reads did not reach every path: %u read, %u failed\n", good, failed );
 }
 
+static DWORD WINAPI exit_with_9( void *arg ) { return 9; }
+
+struct walk_info
+{
+    ULONG64 teb;
+    DWORD   pid, tid, exit_code, read_status;
+};
+
+static NTSTATUS get_thread_walk_info( HANDLE thread, struct walk_info *info )
+{
+    struct __server_request_info __req;
+    struct get_thread_walk_info_request * const req = &__req.u.req.get_thread_walk_info_request;
+    const struct get_thread_walk_info_reply * const reply = &__req.u.reply.get_thread_walk_info_reply;
+    NTSTATUS status;
+
+    init_request( &__req, REQ_get_thread_walk_info );
+    req->handle = (obj_handle_t)(ULONG_PTR)thread;
+    memset( info, 0xcc, sizeof(*info) );
+    if (!(status = p_wine_server_call( &__req )))
+    {
+        info->teb = reply->teb;
+        info->pid = reply->pid;
+        info->tid = reply->tid;
+        info->exit_code = reply->exit_code;
+        info->read_status = reply->read_status;
+    }
+    return status;
+}
+
+/* The query a walk starts with: exact answers, and random handles refused
+ * or answered whole. */
+static void fuzz_walk_info( PROCESS_INFORMATION *pi, unsigned int rounds )
+{
+    /* a 32-bit thread's own TEB is its 32-bit one; the server gives the 64-bit one */
+    ULONG64 teb = (ULONG_PTR)NtCurrentTeb() + NtCurrentTeb()->WowTebOffset;
+    unsigned int i, refused = 0, answered = 0;
+    struct walk_info info;
+    HANDLE thread, limited;
+    NTSTATUS status;
+    DWORD tid;
+
+    status = get_thread_walk_info( GetCurrentThread(), &info );
+    ok( !status && info.teb == teb && info.pid == GetCurrentProcessId() && info.tid == GetCurrentThreadId() &&
+        info.exit_code == STATUS_PENDING && !info.read_status,
+        "this thread: %#lx, teb %#I64x (%#I64x), %#lx.%#lx, exit %#lx, read %#lx\n", status, info.teb, teb,
+        info.pid, info.tid, info.exit_code, info.read_status );
+    status = get_thread_walk_info( pi->hThread, &info );
+    ok( !status && info.teb && info.pid == pi->dwProcessId && info.tid == pi->dwThreadId &&
+        info.exit_code == STATUS_PENDING && !info.read_status,
+        "the child: %#lx, teb %#I64x, %#lx.%#lx, exit %#lx, read %#lx\n", status, info.teb, info.pid, info.tid,
+        info.exit_code, info.read_status );
+    thread = CreateThread( NULL, 0, exit_with_9, NULL, 0, &tid );
+    WaitForSingleObject( thread, INFINITE );
+    status = get_thread_walk_info( thread, &info );
+    ok( !status && info.tid == tid && info.exit_code == 9 && !info.read_status,
+        "an exited thread: %#lx, %#lx, exit %#lx, read %#lx\n", status, info.tid, info.exit_code, info.read_status );
+    CloseHandle( thread );
+    ok( DuplicateHandle( GetCurrentProcess(), pi->hThread, GetCurrentProcess(), &limited, SYNCHRONIZE, FALSE, 0 ),
+        "no limited handle\n" );
+    status = get_thread_walk_info( limited, &info );
+    ok( status == STATUS_ACCESS_DENIED, "a handle without the right to query: %#lx\n", status );
+    CloseHandle( limited );
+    status = get_thread_walk_info( pi->hProcess, &info );
+    ok( status == STATUS_OBJECT_TYPE_MISMATCH, "a process handle: %#lx\n", status );
+
+    for (i = 0; i < rounds; i++)
+    {
+        status = get_thread_walk_info( (HANDLE)(ULONG_PTR)(next_random() & 0xfffc), &info );
+        if (status) refused++;
+        else if (info.exit_code == STATUS_PENDING || info.tid) answered++;
+    }
+    ok( refused > 0, "no random handle was refused\n" );
+    trace( "figure: walk queries=%u refused=%u answered=%u\n", rounds, refused, answered );
+}
+
 static HANDLE never_event;
 
 static DWORD WINAPI wait_handle( void *arg )
@@ -308,6 +385,7 @@ START_TEST(server_fuzz)
     ok( out.success > 0 && out.not_found > 0 && out.invalid > 0, "the inputs did not reach every path\n" );
     fuzz_reads( pi.hProcess, rounds / 5 );
     fuzz_file_reads( &pi, rounds / 20 );
+    fuzz_walk_info( &pi, rounds / 20 );
 
     /* the server still serves the prefix: a new process starts and ends */
     TerminateProcess( pi.hProcess, 0 );
