@@ -164,6 +164,51 @@ static BOOL walk_blocked_thread( HANDLE thread, const THREAD_BASIC_INFORMATION *
     return FALSE;
 }
 
+/* Is the TEB at info->TebBaseAddress that of the thread info names? */
+static BOOL is_teb_of_thread( const THREAD_BASIC_INFORMATION *info )
+{
+    ULONG_PTR tid = 0;
+
+    return !read_teb( info, FIELD_OFFSET( TEB, ClientId.UniqueThread ), &tid, sizeof(tid) ) &&
+           tid == HandleToULong( info->ClientId.UniqueThread );
+}
+
+/***********************************************************************
+ *      __wine_walk_blocked_thread (COREDLL.@)
+ *
+ * Beyond Windows, for wctdump: the frames of thread 'tid' of another
+ * process 'pid', whose TEB is at 'teb' (SystemExtendedProcessInformation
+ * gives all three), walked from the registers it published if it is
+ * blocked in a system call: without a handle to it, without suspending it
+ * and without a server round trip. The process is read as
+ * __wine_read_process_memory reads it. Fills 'frames' with up to 'max'
+ * return addresses, the first the thread's Rip, and returns their count;
+ * 0 when the thread is not blocked, left its wait during the walk, is not
+ * the thread of that TEB before and after it, or cannot be read: the
+ * caller then walks it with GetThreadCallStack.
+ */
+ULONG WINAPI __wine_walk_blocked_thread( DWORD pid, DWORD tid, void *teb, ULONG max, void **frames )
+{
+    THREAD_BASIC_INFORMATION info = { STATUS_PENDING };
+    struct frames walked = { 0, frames };
+    NTSTATUS status = STATUS_SUCCESS;
+    BOOL wow64 = FALSE;
+    ULONG count = 0;
+
+    TRACE( "(%04lx, %04lx, %p, %lu, %p)\n", pid, tid, teb, max, frames );
+
+    if (!max || !frames || pid == GetCurrentProcessId() || (ULONG_PTR)teb < 0x10000) return 0;
+    info.TebBaseAddress = teb;
+    info.ClientId.UniqueProcess = ULongToHandle( pid );
+    info.ClientId.UniqueThread = ULongToHandle( tid );
+    if (!is_teb_of_thread( &info ) || !(walked.stack = malloc( max * sizeof(void *) ))) return 0;
+    /* no thread handle: the walk is given the TEB, and reads the process by its id */
+    if (walk_blocked_thread( NULL, &info, &walked, max, &status, &wow64 ) && !status && is_teb_of_thread( &info ))
+        count = walked.count;
+    free( walked.stack );
+    return count;
+}
+
 #endif  /* __x86_64__ */
 
 /* a walk's outcome as GetThreadCallStack's last error */

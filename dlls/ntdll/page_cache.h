@@ -36,46 +36,45 @@
 
 #define PAGE_CACHE_PAGE_SIZE 0x1000
 
-struct cached_page
-{
-    ULONG64 addr;       /* 0: empty (page 0 is never mapped) */
-    BYTE    data[PAGE_CACHE_PAGE_SIZE];
-};
-
 /* 'size' bytes at 'addr' of the process the owner's 'ctx' reads; TRUE when all were read */
 typedef BOOL (*page_cache_read_func)( void *ctx, ULONG64 addr, void *buffer, SIZE_T size );
 
+/* The addresses of the pages held are apart from their data: clearing the
+ * cache touches one small array, not every page of a big one. */
 struct page_cache
 {
     void                *ctx;
     page_cache_read_func read;
-    struct cached_page  *pages;
-    unsigned int         count;   /* slots in pages */
+    ULONG64             *addrs;   /* of the page in each slot; 0: empty (page 0 is never mapped) */
+    BYTE                *data;    /* count slots of PAGE_CACHE_PAGE_SIZE bytes */
+    unsigned int         count;
 };
 
 static inline void page_cache_init( struct page_cache *cache, void *ctx, page_cache_read_func read,
-                                    struct cached_page *pages, unsigned int count )
+                                    ULONG64 *addrs, BYTE *data, unsigned int count )
 {
     unsigned int i;
 
     cache->ctx = ctx;
     cache->read = read;
-    cache->pages = pages;
+    cache->addrs = addrs;
+    cache->data = data;
     cache->count = count;
-    for (i = 0; i < count; i++) pages[i].addr = 0;
+    for (i = 0; i < count; i++) addrs[i] = 0;
 }
 
 /* the whole page at 'addr' (page-aligned), or NULL when it cannot be read */
 static inline const BYTE *page_cache_page( struct page_cache *cache, ULONG64 addr )
 {
-    struct cached_page *page = &cache->pages[(addr / PAGE_CACHE_PAGE_SIZE) % cache->count];
+    unsigned int slot = (addr / PAGE_CACHE_PAGE_SIZE) % cache->count;
+    BYTE *data = cache->data + (SIZE_T)slot * PAGE_CACHE_PAGE_SIZE;
 
     if (!addr) return NULL;
-    if (page->addr == addr) return page->data;
-    page->addr = 0;
-    if (!cache->read( cache->ctx, addr, page->data, PAGE_CACHE_PAGE_SIZE )) return NULL;
-    page->addr = addr;
-    return page->data;
+    if (cache->addrs[slot] == addr) return data;
+    cache->addrs[slot] = 0;
+    if (!cache->read( cache->ctx, addr, data, PAGE_CACHE_PAGE_SIZE )) return NULL;
+    cache->addrs[slot] = addr;
+    return data;
 }
 
 static inline BOOL page_cache_read( struct page_cache *cache, ULONG64 addr, void *buffer, SIZE_T size )

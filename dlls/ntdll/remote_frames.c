@@ -78,7 +78,8 @@ struct remote_source
     ULONG64             table_list;  /* the head of its dynamic function tables, 0: none read */
     struct dynamic_table table;      /* the last one found */
     struct page_cache   cache;
-    struct cached_page  pages[CACHED_PAGES];
+    ULONG64             page_addrs[CACHED_PAGES];
+    BYTE                page_data[CACHED_PAGES][PAGE_CACHE_PAGE_SIZE];
 };
 
 /* the page cache's reader; 'ctx' is the remote_source */
@@ -395,7 +396,8 @@ NTSTATUS walk_remote_thread( const THREAD_BASIC_INFORMATION *info, CONTEXT *cont
     remote->table_list = 0;
     remote->table.base = remote->table.end = 0;
     remote->status = STATUS_SUCCESS;
-    page_cache_init( &remote->cache, remote, remote_read_process, remote->pages, CACHED_PAGES );
+    page_cache_init( &remote->cache, remote, remote_read_process, remote->page_addrs, &remote->page_data[0][0],
+                     CACHED_PAGES );
     read_images( remote, (ULONG_PTR)info->TebBaseAddress );
     if (same_ntdll( remote ))
     {

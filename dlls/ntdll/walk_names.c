@@ -120,18 +120,77 @@ static BOOL function_starts_between( const struct image *image, DWORD start, DWO
 
 #endif  /* __x86_64__ */
 
-/* the named export with the highest address at or below 'rva' */
-static BOOL find_export( const struct image *image, DWORD rva, DWORD *export_rva, char *name, DWORD size )
+/*
+ * A report names many frames at once, most of them in the same few images:
+ * the names of an image are looked up for all of its frames in one pass
+ * over its symbol table and one over its exports. The queries of a pass
+ * are sorted by address; a symbol at 's' is a candidate for the first query
+ * at or above it, and each query then takes the best of its own candidates
+ * and of those of the queries below it.
+ */
+
+/* the first of the sorted queries [first, end) at or above 'rva', or 'end' */
+static DWORD first_query_above( const struct frame_name_query *queries, DWORD first, DWORD end, DWORD rva )
+{
+    while (first < end)
+    {
+        DWORD mid = first + (end - first) / 2;
+
+        if (queries[mid].scan.rva < rva) first = mid + 1;
+        else end = mid;
+    }
+    return first;
+}
+
+/* a candidate at 'rva' for the queries from the first at or above it;
+ * at the same address, the first one seen wins */
+static struct frame_name_query *candidate_query( struct frame_name_query *queries, DWORD first, DWORD end,
+                                                 DWORD rva, BOOL export )
+{
+    DWORD k = first_query_above( queries, first, end, rva );
+    struct frame_name_query *query = &queries[k];
+
+    if (k == end) return NULL;
+    if (export) return !query->scan.export || rva > query->scan.export_rva ? query : NULL;
+    return !query->scan.coff || rva > query->scan.coff_rva ? query : NULL;
+}
+
+/* each query takes the nearest candidate of those at or below it */
+static void spread_candidates( struct frame_name_query *queries, DWORD first, DWORD end )
+{
+    DWORD k;
+
+    for (k = first + 1; k < end; k++)
+    {
+        struct frame_name_query *below = &queries[k - 1], *query = &queries[k];
+
+        if (below->scan.coff && (!query->scan.coff || below->scan.coff_rva > query->scan.coff_rva))
+        {
+            query->scan.coff = TRUE;
+            query->scan.coff_rva = below->scan.coff_rva;
+            memcpy( query->scan.symbol, below->scan.symbol, sizeof(query->scan.symbol) );
+        }
+        if (below->scan.export && (!query->scan.export || below->scan.export_rva > query->scan.export_rva))
+        {
+            query->scan.export = TRUE;
+            query->scan.export_rva = below->scan.export_rva;
+            query->scan.export_name_rva = below->scan.export_name_rva;
+        }
+    }
+}
+
+/* the named exports: for each query, the one with the highest address at or below it */
+static void scan_exports( const struct image *image, struct frame_name_query *queries, DWORD first, DWORD end )
 {
     const IMAGE_DATA_DIRECTORY *dir = &image->nt.OptionalHeader.DataDirectory[IMAGE_DIRECTORY_ENTRY_EXPORT];
+    struct frame_name_query *query;
     IMAGE_EXPORT_DIRECTORY exports;
-    DWORD i, func, name_rva = 0;
+    DWORD i, func, name_rva;
     WORD ordinal;
-    BOOL found = FALSE;
 
     if (!dir->VirtualAddress || !read_rva( image, dir->VirtualAddress, &exports, sizeof(exports) ) ||
         exports.NumberOfFunctions > MAX_EXPORTS || exports.NumberOfNames > MAX_EXPORTS)
-        return FALSE;
+        return;
     for (i = 0; i < exports.NumberOfNames; i++)
     {
         if (!read_rva( image, exports.AddressOfNameOrdinals + i * sizeof(WORD), &ordinal, sizeof(ordinal) ) ||
@@ -141,12 +200,12 @@ static BOOL find_export( const struct image *image, DWORD rva, DWORD *export_rva
         /* forwarders point into the export directory, not at code */
         if (func >= dir->VirtualAddress && func - dir->VirtualAddress < dir->Size) continue;
         /* the first name of an address wins: NtXxx before its ZwXxx alias */
-        if (func > rva || (found && func <= *export_rva)) continue;
+        if (!(query = candidate_query( queries, first, end, func, TRUE ))) continue;
         if (!read_rva( image, exports.AddressOfNames + i * sizeof(DWORD), &name_rva, sizeof(name_rva) )) continue;
-        *export_rva = func;
-        found = TRUE;
+        query->scan.export = TRUE;
+        query->scan.export_rva = func;
+        query->scan.export_name_rva = name_rva;
     }
-    return found && read_string_rva( image, name_rva, name, size );
 }
 
 /* Is the image's file the one mapped? Its headers say the same. */
@@ -164,36 +223,41 @@ static BOOL file_matches( const struct image *image )
            nt.OptionalHeader.AddressOfEntryPoint == image->nt.OptionalHeader.AddressOfEntryPoint;
 }
 
-static BOOL section_rva( const struct image *image, SHORT number, DWORD *rva )
+/* where each section is loaded; 'valid' says which headers could be read */
+static DWORD read_sections( const struct image *image, DWORD *rvas, BOOL *valid )
 {
     IMAGE_SECTION_HEADER section;
-    DWORD offset;
+    DWORD count = min( image->nt.FileHeader.NumberOfSections, MAX_SECTIONS ), i, offset;
 
-    if (number < 1 || number > image->nt.FileHeader.NumberOfSections || number > MAX_SECTIONS) return FALSE;
     offset = image->nt_offset + FIELD_OFFSET( IMAGE_NT_HEADERS64, OptionalHeader ) +
-             image->nt.FileHeader.SizeOfOptionalHeader + (number - 1) * sizeof(section);
-    if (!read_rva( image, offset, &section, sizeof(section) )) return FALSE;
-    *rva = section.VirtualAddress;
-    return TRUE;
+             image->nt.FileHeader.SizeOfOptionalHeader;
+    for (i = 0; i < count; i++)
+    {
+        valid[i] = read_rva( image, offset + i * sizeof(section), &section, sizeof(section) );
+        rvas[i] = section.VirtualAddress;
+    }
+    return count;
 }
 
-/* the function symbol with the highest address at or below 'rva', from the
- * COFF symbol table of the image's file */
-static BOOL find_coff_symbol( const struct image *image, DWORD rva, DWORD *symbol_rva, char *name, DWORD size )
+/* the function symbols of the COFF symbol table of the image's file: for
+ * each query, the one with the highest address at or below it */
+static void scan_coff_symbols( const struct image *image, struct frame_name_query *queries, DWORD first, DWORD end )
 {
     const struct frame_reader *reader = image->reader;
     ULONGLONG table = image->nt.FileHeader.PointerToSymbolTable;
-    DWORD count = image->nt.FileHeader.NumberOfSymbols, i, j, n, value, sect_rva, name_offset;
-    BYTE symbols[SYMBOL_CHUNK * SYMBOL_SIZE], best[8], skip = 0;
-    BOOL found = FALSE;
+    DWORD count = image->nt.FileHeader.NumberOfSymbols, i, j, n, value, sections, rvas[MAX_SECTIONS];
+    BYTE symbols[SYMBOL_CHUNK * SYMBOL_SIZE], skip = 0;
+    struct frame_name_query *query;
+    BOOL valid[MAX_SECTIONS];
 
-    if (!table || !count || count > MAX_SYMBOLS || !reader->read_file || !file_matches( image )) return FALSE;
+    if (!table || !count || count > MAX_SYMBOLS || !reader->read_file || !file_matches( image )) return;
+    sections = read_sections( image, rvas, valid );
 
     for (i = 0; i < count; i += n)
     {
         n = min( SYMBOL_CHUNK, count - i );
         if (!reader->read_file( reader->ctx, image->base, table + (ULONGLONG)i * SYMBOL_SIZE, symbols, n * SYMBOL_SIZE ))
-            return FALSE;
+            return;
         for (j = 0; j < n; j++)
         {
             const BYTE *sym = symbols + j * SYMBOL_SIZE;
@@ -210,27 +274,33 @@ static BOOL find_coff_symbol( const struct image *image, DWORD rva, DWORD *symbo
             skip = sym[17];
             if (class != IMAGE_SYM_CLASS_EXTERNAL && class != IMAGE_SYM_CLASS_STATIC) continue;
             if ((type & 0x30) != IMAGE_SYM_DTYPE_FUNCTION << 4) continue;
+            if (section < 1 || (DWORD)section > sections || !valid[section - 1]) continue;
             memcpy( &value, sym + 8, sizeof(value) );
-            if (!section_rva( image, section, &sect_rva ) || sect_rva + value > rva) continue;
-            if (found && sect_rva + value <= *symbol_rva) continue;
-            *symbol_rva = sect_rva + value;
-            memcpy( best, sym, sizeof(best) );
-            found = TRUE;
+            if (!(query = candidate_query( queries, first, end, rvas[section - 1] + value, FALSE ))) continue;
+            query->scan.coff = TRUE;
+            query->scan.coff_rva = rvas[section - 1] + value;
+            memcpy( query->scan.symbol, sym, sizeof(query->scan.symbol) );
         }
     }
-    if (!found) return FALSE;
+}
 
-    memcpy( &name_offset, best + 4, sizeof(name_offset) );
-    if (best[0] || best[1] || best[2] || best[3])
+/* the name of the symbol a query found: a short one is stored in place,
+ * NUL-padded to 8 bytes, a long one in the string table after the symbols */
+static BOOL read_coff_name( const struct image *image, const BYTE *symbol, char *name, DWORD size )
+{
+    const struct frame_reader *reader = image->reader;
+    ULONGLONG table = image->nt.FileHeader.PointerToSymbolTable;
+    DWORD name_offset, i, n;
+
+    if (symbol[0] || symbol[1] || symbol[2] || symbol[3])
     {
-        /* a short name is stored in place, NUL-padded to 8 bytes */
         n = min( size - 1, 8 );
-        memcpy( name, best, n );
+        memcpy( name, symbol, n );
         name[n] = 0;
         return TRUE;
     }
-    /* a long one is in the string table, right after the symbols */
-    table += (ULONGLONG)count * SYMBOL_SIZE + name_offset;
+    memcpy( &name_offset, symbol + 4, sizeof(name_offset) );
+    table += (ULONGLONG)image->nt.FileHeader.NumberOfSymbols * SYMBOL_SIZE + name_offset;
     for (i = 0; i < size - 1; i++)
     {
         if (!reader->read_file( reader->ctx, image->base, table + i, name + i, 1 )) return FALSE;
@@ -256,6 +326,63 @@ static void undecorate_x86( char *name )
     *at = 0;
 }
 
+/* a query's answer from what the scans found: the nearer name; at the same
+ * address, the name callers know (the export's) */
+static void answer_query( const struct image *image, struct frame_name_query *query )
+{
+    char *name = query->name;
+    DWORD rva = query->scan.rva;
+    BOOL coff, export;
+
+    coff = query->scan.coff && !function_starts_between( image, query->scan.coff_rva, rva ) &&
+           read_coff_name( image, query->scan.symbol, name, sizeof(query->name) );
+    if (coff && image->nt.FileHeader.Machine == IMAGE_FILE_MACHINE_I386) undecorate_x86( name );
+    export = query->scan.export && !function_starts_between( image, query->scan.export_rva, rva );
+    if (export && (!coff || query->scan.export_rva >= query->scan.coff_rva) &&
+        read_string_rva( image, query->scan.export_name_rva, name, sizeof(query->name) ))
+        query->displacement = rva - query->scan.export_rva;
+    else if (coff) query->displacement = rva - query->scan.coff_rva;
+    else return;
+    query->found = TRUE;
+}
+
+/***********************************************************************
+ *           frame_symbols
+ *
+ * Name the 'count' addresses of 'queries', sorted by address, in the image
+ * at 'base': each query's symbol and displacement from it, or found FALSE
+ * when neither the symbol table nor the exports name it (or it is not in
+ * the image).
+ */
+void frame_symbols( const struct frame_reader *reader, ULONG_PTR base, struct frame_name_query *queries,
+                    DWORD count )
+{
+    struct image image;
+    DWORD first = 0, end, k;
+
+    for (k = 0; k < count; k++)
+    {
+        memset( &queries[k].scan, 0, sizeof(queries[k].scan) );
+        queries[k].found = FALSE;
+        queries[k].displacement = 0;
+        queries[k].name[0] = 0;
+    }
+    if (!count || !open_image( &image, reader, base )) return;
+    /* the queries in the image are a run of the sorted ones */
+    while (first < count && queries[first].addr < base) first++;
+    for (end = first; end < count; end++)
+    {
+        if (queries[end].addr - base >= image.nt.OptionalHeader.SizeOfImage) break;
+        queries[end].scan.rva = queries[end].addr - base;
+    }
+    if (first == end) return;
+
+    scan_coff_symbols( &image, queries, first, end );
+    scan_exports( &image, queries, first, end );
+    spread_candidates( queries, first, end );
+    for (k = first; k < end; k++) answer_query( &image, &queries[k] );
+}
+
 /***********************************************************************
  *           frame_symbol
  *
@@ -265,31 +392,16 @@ static void undecorate_x86( char *name )
 BOOL frame_symbol( const struct frame_reader *reader, ULONG_PTR base, ULONG_PTR addr,
                    char *name, DWORD size, ULONG_PTR *displacement )
 {
-    char export_name[FRAME_SYMBOL_LENGTH];
-    struct image image;
-    DWORD rva, coff_rva = 0, export_rva = 0;
-    BOOL coff, export;
+    struct frame_name_query query;
+    DWORD i;
 
-    if (size < 2 || addr < base || addr - base > MAXDWORD || !open_image( &image, reader, base )) return FALSE;
-    rva = addr - base;
-    if (rva >= image.nt.OptionalHeader.SizeOfImage) return FALSE;
-
-    coff = find_coff_symbol( &image, rva, &coff_rva, name, size ) &&
-           !function_starts_between( &image, coff_rva, rva );
-    if (coff && image.nt.FileHeader.Machine == IMAGE_FILE_MACHINE_I386) undecorate_x86( name );
-    export = find_export( &image, rva, &export_rva, export_name, sizeof(export_name) ) &&
-             !function_starts_between( &image, export_rva, rva );
-    /* the nearer name; at the same address, the name callers know */
-    if (export && (!coff || export_rva >= coff_rva))
-    {
-        DWORD i;
-
-        for (i = 0; i < size - 1 && export_name[i]; i++) name[i] = export_name[i];
-        name[i] = 0;
-        coff_rva = export_rva;
-    }
-    else if (!coff) return FALSE;
-    *displacement = rva - coff_rva;
+    if (size < 2) return FALSE;
+    query.addr = addr;
+    frame_symbols( reader, base, &query, 1 );
+    if (!query.found) return FALSE;
+    for (i = 0; i < size - 1 && query.name[i]; i++) name[i] = query.name[i];
+    name[i] = 0;
+    *displacement = query.displacement;
     return TRUE;
 }
 

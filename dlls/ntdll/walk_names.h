@@ -40,6 +40,25 @@ struct frame_reader
 /* the longest symbol name reported; longer ones are cut */
 #define FRAME_SYMBOL_LENGTH 256
 
+/* one address to name, of those frame_symbols names together */
+struct frame_name_query
+{
+    ULONG_PTR addr;                       /* in */
+    BOOL      found;                      /* out: named */
+    ULONG_PTR displacement;               /* out: of addr from the symbol */
+    char      name[FRAME_SYMBOL_LENGTH];  /* out: the symbol */
+    struct                                /* frame_symbols' own */
+    {
+        DWORD rva;
+        BOOL  coff, export;               /* a candidate found, at: */
+        DWORD coff_rva, export_rva;
+        DWORD export_name_rva;
+        BYTE  symbol[8];                  /* the COFF symbol's name field */
+    } scan;
+};
+
+extern void frame_symbols( const struct frame_reader *reader, ULONG_PTR base, struct frame_name_query *queries,
+                           DWORD count );
 extern BOOL frame_symbol( const struct frame_reader *reader, ULONG_PTR base, ULONG_PTR addr,
                           char *name, DWORD size, ULONG_PTR *displacement );
 extern BOOL frame_demangle( const char *name, char *buffer, DWORD size );

@@ -104,6 +104,7 @@ static double now_ms(void)
 static HWCT session;
 static HMODULE coredll;
 static ULONG (WINAPI *pGetThreadCallStack)(HANDLE, ULONG, void *, DWORD, DWORD);
+static ULONG (WINAPI *p__wine_walk_blocked_thread)(DWORD, DWORD, void *, ULONG, void **);
 static HWCT (WINAPI *pOpenThreadWaitChainSession)(DWORD, PWAITCHAINCALLBACK);
 static BOOL (WINAPI *pGetThreadWaitChain)(HWCT, DWORD_PTR, DWORD, DWORD, DWORD *, WAITCHAIN_NODE_INFO *, BOOL *);
 static void (WINAPI *pCloseThreadWaitChainSession)(HWCT);
@@ -302,7 +303,8 @@ struct target
     struct module      *modules;
     DWORD               count;
     struct page_cache   cache;   /* the modules' headers and tables, for one report */
-    struct cached_page *pages;
+    ULONG64            *page_addrs;
+    BYTE               *page_data;
     struct frame_name  *names;   /* NAME_SLOTS of them, or NULL */
     BOOL                symbols; /* dbghelp initialized for it */
 };
@@ -422,11 +424,13 @@ static BOOL open_target( struct target *target, DWORD pid )
     memset( target, 0, sizeof(*target) );
     target->pid = pid;
     if (!(target->process = OpenProcess( PROCESS_QUERY_INFORMATION | PROCESS_VM_READ, FALSE, pid ))) return FALSE;
-    target->pages = malloc( CACHE_PAGES * sizeof(*target->pages) );
+    target->page_addrs = malloc( CACHE_PAGES * sizeof(*target->page_addrs) );
+    target->page_data = malloc( CACHE_PAGES * PAGE_CACHE_PAGE_SIZE );
     target->names = calloc( NAME_SLOTS, sizeof(*target->names) );
     target->modules = calloc( MAX_MODULES, sizeof(*target->modules) );
-    if (!target->pages || !target->modules) return FALSE;
-    page_cache_init( &target->cache, target, target_read_process, target->pages, CACHE_PAGES );
+    if (!target->page_addrs || !target->page_data || !target->modules) return FALSE;
+    page_cache_init( &target->cache, target, target_read_process, target->page_addrs, target->page_data,
+                     CACHE_PAGES );
     /* the loader list of the 64-bit PEB holds a 32-bit program's 64-bit
      * modules only (ntdll, wow64*.dll): psapi reads its 32-bit list */
     if (!IsWow64Process( target->process, &wow64 )) wow64 = FALSE;
@@ -480,7 +484,8 @@ static void close_target( struct target *target )
     if (target->symbols) SymCleanup( target->process );
     if (target->process) CloseHandle( target->process );
     free( target->modules );
-    free( target->pages );
+    free( target->page_addrs );
+    free( target->page_data );
     free( target->names );
 }
 
@@ -514,47 +519,82 @@ static BOOL debug_symbol( struct target *target, ULONG_PTR addr, char *name, DWO
     return WideCharToMultiByte( CP_UTF8, 0, symbol->Name, -1, name, size, NULL, NULL ) > 0;
 }
 
-/* module!symbol+offset, the same text as the deadlock watchdog's */
-static void name_address( struct target *target, ULONG_PTR addr, WCHAR *buffer, DWORD size )
+/* module!symbol+offset, the same text as the deadlock watchdog's: from
+ * what the image's own tables named ('query'), else from dbghelp */
+static void format_name( struct target *target, const struct module *module, const struct frame_name_query *query,
+                         WCHAR *buffer, DWORD size )
 {
-    const struct frame_reader reader = { target, read_target_memory, read_module_file };
-    struct module *module = find_module( target, addr );
     char symbol[FRAME_SYMBOL_LENGTH], plain[FRAME_SYMBOL_LENGTH];
-    ULONG_PTR displacement;
+    ULONG_PTR displacement = query->displacement;
 
-    if (!module) frame_format( buffer, size, NULL, NULL, addr );
-    else if (frame_symbol( &reader, module->base, addr, symbol, sizeof(symbol), &displacement ) ||
-             debug_symbol( target, addr, symbol, sizeof(symbol), &displacement ))
+    if (!module) frame_format( buffer, size, NULL, NULL, query->addr );
+    else if (query->found || debug_symbol( target, query->addr, symbol, sizeof(symbol), &displacement ))
     {
+        if (query->found) strcpy( symbol, query->name );
         /* C++ names as people write them, unless asked for the image's own */
         if (!raw_names && frame_demangle( symbol, plain, sizeof(plain) )) strcpy( symbol, plain );
         frame_format( buffer, size, module->path, symbol, displacement );
     }
-    else frame_format( buffer, size, module->path, NULL, addr - module->base );
+    else frame_format( buffer, size, module->path, NULL, query->addr - module->base );
 }
 
-static void describe_address( struct target *target, ULONG_PTR addr, WCHAR *buffer, DWORD size )
+/* the slot of 'addr' among the names kept, or an empty one for it, or NULL */
+static struct frame_name *name_slot( struct target *target, ULONG_PTR addr )
 {
-    struct frame_name *slot = NULL;
     unsigned int i, hash = (unsigned int)(addr ^ (addr >> 12) ^ (addr >> 24));
+    struct frame_name *slot;
 
     for (i = 0; target->names && addr && i < 8; i++)
     {
         slot = &target->names[(hash + i) % NAME_SLOTS];
-        if (!slot->addr || slot->addr == addr) break;
-        slot = NULL;
+        if (!slot->addr || slot->addr == addr) return slot;
     }
-    if (size != NAME_LENGTH) slot = NULL;  /* the frames' buffers are this size */
+    return NULL;
+}
+
+static void describe_address( struct target *target, ULONG_PTR addr, WCHAR *buffer, DWORD size )
+{
+    const struct frame_reader reader = { target, read_target_memory, read_module_file };
+    struct frame_name *slot = size == NAME_LENGTH ? name_slot( target, addr ) : NULL;
+    struct module *module = find_module( target, addr );
+    struct frame_name_query query = { addr };
+
     if (slot && slot->addr == addr)
     {
         memcpy( buffer, slot->text, sizeof(slot->text) );
         return;
     }
-    name_address( target, addr, buffer, size );
+    if (module) frame_symbols( &reader, module->base, &query, 1 );
+    format_name( target, module, &query, buffer, size );
     if (slot)
     {
         memcpy( slot->text, buffer, sizeof(slot->text) );
         slot->addr = addr;
+    }
+}
+
+static int __cdecl compare_addrs( const void *a, const void *b )
+{
+    ULONG_PTR x = *(const ULONG_PTR *)a, y = *(const ULONG_PTR *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Names the frames 'addrs' (sorted, each once) of one module together, in
+ * one pass over its tables, into the names kept. */
+static void name_module_frames( struct target *target, const struct module *module, const ULONG_PTR *addrs,
+                                DWORD count, struct frame_name_query *queries )
+{
+    const struct frame_reader reader = { target, read_target_memory, read_module_file };
+    struct frame_name *slot;
+    DWORD i;
+
+    for (i = 0; i < count; i++) queries[i].addr = addrs[i];
+    frame_symbols( &reader, module->base, queries, count );
+    for (i = 0; i < count; i++)
+    {
+        if (!(slot = name_slot( target, addrs[i] )) || slot->addr) continue;
+        format_name( target, module, &queries[i], slot->text, ARRAY_SIZE(slot->text) );
+        slot->addr = addrs[i];
     }
 }
 
@@ -577,6 +617,7 @@ enum thread_state
 struct thread_report
 {
     DWORD                  tid;
+    void                  *teb;        /* NULL: not known */
     DWORD                  error;
     DWORD                  count;
     BOOL                   cycle;      /* the chain ends in a cycle */
@@ -937,16 +978,26 @@ static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thre
     ResumeThread( thread );
 }
 
-/* the thread's stack: with the layer's walker (coredll's GetThreadCallStack)
- * where there is one, else with dbghelp */
+/* the thread's stack: with the layer's walker where there is one (from the
+ * registers a blocked thread published, without opening it, else coredll's
+ * GetThreadCallStack), else with dbghelp */
 static void walk_stack( struct target *target, struct thread_report *report )
 {
-    HANDLE thread = OpenThread( THREAD_GET_CONTEXT | THREAD_SUSPEND_RESUME | THREAD_QUERY_INFORMATION,
-                                FALSE, report->tid );
     CallSnapshot frames[MAX_STACK];
+    void *blocked[MAX_STACK];
+    HANDLE thread;
     ULONG i, n = 0;
 
-    if (!thread) return;
+    if (p__wine_walk_blocked_thread && report->teb &&
+        (n = p__wine_walk_blocked_thread( target->pid, report->tid, report->teb, MAX_STACK, blocked )))
+    {
+        for (i = 0; i < n; i++) report->stack[i] = (ULONG_PTR)blocked[i];
+        report->stack_count = n;
+        return;
+    }
+    if (!(thread = OpenThread( THREAD_GET_CONTEXT | THREAD_SUSPEND_RESUME | THREAD_QUERY_INFORMATION,
+                               FALSE, report->tid )))
+        return;
     if (pGetThreadCallStack) n = pGetThreadCallStack( thread, MAX_STACK, frames, 0, 0 );
     for (i = 0; i < n; i++) report->stack[i] = frames[i].dwReturnAddr;
     report->stack_count = n;
@@ -1424,6 +1475,7 @@ struct thread_id
 {
     DWORD pid;
     DWORD tid;
+    void *teb;   /* NULL: not known */
 };
 
 static PROCESSENTRY32W *system_processes;
@@ -1431,10 +1483,13 @@ static DWORD system_process_count;
 static struct thread_id *all_threads;
 static DWORD all_thread_count;
 
-/* the processes and threads of one SystemProcessInformation answer, each
- * entry checked against the buffer: counted, or stored when the arrays are there */
-static BOOL parse_system( const BYTE *buffer, ULONG size, DWORD *processes, DWORD *threads )
+/* the processes and threads of one SystemProcessInformation answer, or
+ * SystemExtendedProcessInformation ('extended', which has each thread's TEB
+ * too), each entry checked against the buffer: counted, or stored when the
+ * arrays are there */
+static BOOL parse_system( const BYTE *buffer, ULONG size, BOOL extended, DWORD *processes, DWORD *threads )
 {
+    SIZE_T entry_size = extended ? sizeof(SYSTEM_EXTENDED_THREAD_INFORMATION) : sizeof(SYSTEM_THREAD_INFORMATION);
     const SYSTEM_PROCESS_INFORMATION *spi;
     ULONG offset = 0;
     DWORD i;
@@ -1443,8 +1498,7 @@ static BOOL parse_system( const BYTE *buffer, ULONG size, DWORD *processes, DWOR
     while (size >= sizeof(*spi) && offset <= size - sizeof(*spi))
     {
         spi = (const SYSTEM_PROCESS_INFORMATION *)(buffer + offset);
-        if (spi->dwThreadCount > (size - offset - FIELD_OFFSET( SYSTEM_PROCESS_INFORMATION, ti )) /
-                                 sizeof(spi->ti[0]))
+        if (spi->dwThreadCount > (size - offset - FIELD_OFFSET( SYSTEM_PROCESS_INFORMATION, ti )) / entry_size)
             return FALSE;
         if (system_processes)
         {
@@ -1462,10 +1516,14 @@ static BOOL parse_system( const BYTE *buffer, ULONG size, DWORD *processes, DWOR
         }
         for (i = 0; i < spi->dwThreadCount; i++)
         {
+            const SYSTEM_THREAD_INFORMATION *ti = (const void *)((const BYTE *)spi->ti + i * entry_size);
+
             if (all_threads)
             {
                 all_threads[*threads + i].pid = HandleToULong( spi->UniqueProcessId );
-                all_threads[*threads + i].tid = HandleToULong( spi->ti[i].ClientId.UniqueThread );
+                all_threads[*threads + i].tid = HandleToULong( ti->ClientId.UniqueThread );
+                all_threads[*threads + i].teb = extended ? ((const SYSTEM_EXTENDED_THREAD_INFORMATION *)ti)->TebBase
+                                                         : NULL;
             }
         }
         *threads += spi->dwThreadCount;
@@ -1476,7 +1534,7 @@ static BOOL parse_system( const BYTE *buffer, ULONG size, DWORD *processes, DWOR
     return TRUE;
 }
 
-static BOOL query_system(void)
+static BOOL query_system( BOOL extended )
 {
     NTSTATUS (WINAPI *pNtQuerySystemInformation)(SYSTEM_INFORMATION_CLASS, void *, ULONG, ULONG *);
     ULONG size = 0, next = 0x40000, needed = 0;
@@ -1489,19 +1547,25 @@ static BOOL query_system(void)
     pNtQuerySystemInformation = (void *)GetProcAddress( GetModuleHandleW( L"ntdll.dll" ),
                                                         "NtQuerySystemInformation" );
     if (!pNtQuerySystemInformation) return FALSE;
+    free( system_processes );
+    free( all_threads );
+    system_processes = NULL;
+    all_threads = NULL;
+    system_process_count = all_thread_count = 0;
     for (tries = 0; tries < 8 && status == STATUS_INFO_LENGTH_MISMATCH; tries++)
     {
         free( buffer );
         size = next;
         if (!(buffer = malloc( size ))) return FALSE;
-        status = pNtQuerySystemInformation( SystemProcessInformation, buffer, size, &needed );
+        status = pNtQuerySystemInformation( extended ? SystemExtendedProcessInformation : SystemProcessInformation,
+                                            buffer, size, &needed );
         next = max( size * 2, needed + 0x10000 );
     }
-    if (!status && parse_system( buffer, size, &processes, &threads ) &&
+    if (!status && parse_system( buffer, size, extended, &processes, &threads ) &&
         (system_processes = calloc( processes + 1, sizeof(*system_processes) )) &&
         (all_threads = calloc( threads + 1, sizeof(*all_threads) )))
     {
-        ret = parse_system( buffer, size, &system_process_count, &all_thread_count );
+        ret = parse_system( buffer, size, extended, &system_process_count, &all_thread_count );
     }
     free( buffer );
     return ret;
@@ -1545,10 +1609,50 @@ static void snapshot_system(void)
                 size *= 2;
             }
             all_threads[all_thread_count].pid = thread.th32OwnerProcessID;
+            all_threads[all_thread_count].teb = NULL;
             all_threads[all_thread_count++].tid = thread.th32ThreadID;
         } while (Thread32Next( snapshot, &thread ));
     }
     CloseHandle( snapshot );
+}
+
+/* Names every frame of a report before it is printed: naming one frame
+ * reads its image's whole symbol table and exports, and most frames of a
+ * process are in a few images. What cannot be done here is done when the
+ * frame is printed. */
+#define NAME_BATCH 64
+
+static void name_frames( struct process_report *process )
+{
+    struct target *target = &process->target;
+    struct frame_name_query *queries = malloc( NAME_BATCH * sizeof(*queries) );
+    DWORD total = 0, count = 0, i, j, n;
+    ULONG_PTR *addrs = NULL;
+    struct module *module;
+
+    for (i = 0; i < process->count; i++) total += process->threads[i].stack_count;
+    if (total && queries && (addrs = malloc( total * sizeof(*addrs) )))
+    {
+        for (i = 0; i < process->count; i++)
+            for (j = 0; j < process->threads[i].stack_count; j++)
+                addrs[count++] = process->threads[i].stack[j];
+        qsort( addrs, count, sizeof(*addrs), compare_addrs );
+        for (i = j = 0; i < count; i++) if (!j || addrs[i] != addrs[j - 1]) addrs[j++] = addrs[i];
+        count = j;
+        /* a module's frames are a run of the sorted addresses */
+        for (i = 0; i < count; i += n)
+        {
+            if (!(module = find_module( target, addrs[i] )))
+            {
+                n = 1;
+                continue;
+            }
+            for (n = 1; n < NAME_BATCH && i + n < count && addrs[i + n] - module->base < module->size; n++) ;
+            name_module_frames( target, module, addrs + i, n, queries );
+        }
+    }
+    free( addrs );
+    free( queries );
 }
 
 /* Collects the report of one process: each thread's chain first (it costs
@@ -1578,6 +1682,7 @@ static void collect_process( struct process_report *process )
         report = &process->threads[process->count++];
         memset( report, 0, sizeof(*report) );
         report->tid = all_threads[t].tid;
+        report->teb = all_threads[t].teb;
         get_chain( report, flags );
     }
     start = now_ms();
@@ -1783,7 +1888,10 @@ static BOOL load_functions(void)
     pGetThreadWaitChain = (void *)GetProcAddress( advapi32, "GetThreadWaitChain" );
     pCloseThreadWaitChainSession = (void *)GetProcAddress( advapi32, "CloseThreadWaitChainSession" );
     if ((coredll = LoadLibraryW( L"coredll.dll" )))
+    {
         pGetThreadCallStack = (void *)GetProcAddress( coredll, "GetThreadCallStack" );
+        p__wine_walk_blocked_thread = (void *)GetProcAddress( coredll, "__wine_walk_blocked_thread" );
+    }
     init_dynamic_tables();
     return pOpenThreadWaitChainSession && pGetThreadWaitChain && pCloseThreadWaitChainSession;
 }
@@ -1858,7 +1966,8 @@ int __cdecl wmain( int argc, WCHAR *argv[] )
     /* every process and thread, once: names for the nodes, the processes to
      * report and their threads */
     report_start = now_ms();
-    if (!query_system()) snapshot_system();
+    /* the extended answer has each thread's TEB, for walks without a handle */
+    if (!query_system( TRUE ) && !query_system( FALSE )) snapshot_system();
     i = system_process_count;
     all_processes = calloc( i + 1, sizeof(*all_processes) );
     chosen = calloc( i + 1, sizeof(*chosen) );
@@ -1928,6 +2037,7 @@ int __cdecl wmain( int argc, WCHAR *argv[] )
     pCloseThreadWaitChainSession( session );
 
     start = now_ms();
+    for (j = 0; j < nprocesses; j++) if (processes[j].readable) name_frames( &processes[j] );
     if (json) print_report_json( processes, nprocesses );
     else print_report_text( processes, nprocesses );
     part_ms[PART_PRINT] = now_ms() - start;

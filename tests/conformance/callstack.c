@@ -25,6 +25,7 @@ static ULONG (WINAPI *pGetCallStackSnapshot)(ULONG, CallSnapshot *, DWORD, DWORD
 static NTSTATUS (WINAPI *pLdrLockLoaderLock)(ULONG, ULONG *, ULONG_PTR *);
 static NTSTATUS (WINAPI *pLdrUnlockLoaderLock)(ULONG, ULONG_PTR);
 static BOOL (WINAPI *pGetProcessHandleCount)(HANDLE, DWORD *);
+static ULONG (WINAPI *p__wine_walk_blocked_thread)(DWORD, DWORD, void *, ULONG, void **);
 
 static volatile LONG sink;
 
@@ -249,6 +250,43 @@ static void signal_ready( int argc, char **argv )
 {
     if (argc >= 4) SetEvent( (HANDLE)(ULONG_PTR)_strtoui64( argv[3], NULL, 10 ) );
 }
+/* C-12 (Wine's own, for wctdump): the thread of another process blocked in
+ * Sleep, walked by its ids and TEB without a handle: the frames
+ * GetThreadCallStack gives; the TEB with another thread's id, this process,
+ * no TEB, no room: nothing */
+static void test_blocked_without_handle( const PROCESS_INFORMATION *pi )
+{
+    THREAD_BASIC_INFORMATION info;
+    CallSnapshot frames[64];
+    void *blocked[64];
+    DWORD start = GetTickCount();
+    ULONG n = 0, m, i;
+
+    if (!p__wine_walk_blocked_thread)
+    {
+        skip( "no __wine_walk_blocked_thread (not the layer)\n" );
+        return;
+    }
+    ok( !NtQueryInformationThread( pi->hThread, ThreadBasicInformation, &info, sizeof(info), NULL ),
+        "C-12: no TEB\n" );
+    /* the child is ready before it sleeps: wait until it is in Sleep's wait */
+    while (!(n = p__wine_walk_blocked_thread( pi->dwProcessId, pi->dwThreadId, info.TebBaseAddress, 64, blocked )) &&
+           GetTickCount() - start < 30000)
+        Sleep( 10 );
+    m = pGetThreadCallStack( pi->hThread, 64, frames, 0, 0 );
+    ok( n >= 3 && n == m, "C-12: %lu frames without a handle, %lu with one\n", n, m );
+    for (i = 0; i < min( n, m ); i++)
+        ok( (ULONG_PTR)blocked[i] == frames[i].dwReturnAddr, "C-12: frame %lu is %p, not %#Ix\n", i, blocked[i],
+            frames[i].dwReturnAddr );
+    ok( !p__wine_walk_blocked_thread( pi->dwProcessId, pi->dwThreadId + 4, info.TebBaseAddress, 64, blocked ),
+        "C-12: a TEB walked as another thread's\n" );
+    ok( !p__wine_walk_blocked_thread( GetCurrentProcessId(), GetCurrentThreadId(), NtCurrentTeb(), 64, blocked ),
+        "C-12: this process walked\n" );
+    ok( !p__wine_walk_blocked_thread( pi->dwProcessId, pi->dwThreadId, NULL, 64, blocked ), "C-12: no TEB walked\n" );
+    ok( !p__wine_walk_blocked_thread( pi->dwProcessId, pi->dwThreadId, info.TebBaseAddress, 0, blocked ),
+        "C-12: no room, and frames\n" );
+}
+
 static void test_other_process( const char *exe )
 {
     HMODULE ntdll = GetModuleHandleA( "ntdll.dll" ), kernel32 = GetModuleHandleA( "kernel32.dll" );
@@ -277,6 +315,7 @@ static void test_other_process( const char *exe )
             frames[n - 1].dwReturnAddr );
         ok( in_kernel32, "C-12: no frame in kernel32\n" );
     }
+    test_blocked_without_handle( &pi );
     ok( ResumeThread( pi.hThread ) == 0, "C-12: the child's thread was left suspended\n" );
     TerminateProcess( pi.hProcess, 0 );
     CloseHandle( pi.hProcess );
@@ -875,6 +914,7 @@ START_TEST(callstack)
     pLdrLockLoaderLock = (void *)GetProcAddress( ntdll, "LdrLockLoaderLock" );
     pLdrUnlockLoaderLock = (void *)GetProcAddress( ntdll, "LdrUnlockLoaderLock" );
     pGetProcessHandleCount = (void *)GetProcAddress( GetModuleHandleA( "kernel32.dll" ), "GetProcessHandleCount" );
+    p__wine_walk_blocked_thread = (void *)GetProcAddress( coredll, "__wine_walk_blocked_thread" );
 
     test_layout();
     test_current_thread();
