@@ -24,6 +24,9 @@ for i in $(seq 100); do
 done
 "$LAYER" wctdump --raw "$pid" >"$dir/raw.txt" 2>/dev/null || true
 "$LAYER" wctdump --json "$pid" >"$dir/report.json" 2>/dev/null || true
+# the blocked threads are walked by their TEBs (SystemExtendedProcessInformation's
+# TebBase, docs/INTERNALS.md), none opened or suspended
+WINEDEBUG=+callstack "$LAYER" wctdump "$pid" >/dev/null 2>"$dir/trace.err" || true
 wait_for_lines "$dir/cxx.err" 'watchdog: end of report' 1 || fail=1
 "$LAYER" --kill
 wait
@@ -50,5 +53,11 @@ check "--raw: the image's names" grep -q 'cxx_names!_ZN3app6Worker9lock_pairEi+0
 check "--raw: MSVC's too" grep -q 'cxx_names!?Start@node@@YAHHQEAPEAD@Z+0x' "$dir/raw.txt"
 check "JSON: demangled" grep -q '"where": "cxx_names!app::Worker::lock_pair+0x' "$dir/report.json"
 check "the watchdog: demangled" grep -q 'watchdog:     #0[0-9] cxx_names!node::Start+0x' "$dir/cxx.err"
+# nine threads never leave their waits; the watchdog's own (in Sleep) wakes
+# each second, and one that woke between its chain and its walk is walked
+# through a handle
+blocked=$(count '__wine_walk_blocked_thread (' "$dir/trace.err")
+check "the blocked threads walked by their TEBs, without a handle ($blocked)" [ "$blocked" -ge 9 ]
+check "at most the watchdog's thread walked through a handle" [ "$(count 'GetThreadCallStack (' "$dir/trace.err")" -le 1 ]
 check "the watchdog: Itanium too" grep -q 'watchdog:     #0[0-9] cxx_names!app::Worker::lock_pair+0x' "$dir/cxx.err"
 exit $fail
