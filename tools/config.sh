@@ -60,13 +60,15 @@ esac
 
 # 32-bit programs run in WoW64 mode: i386 PE modules in the 64-bit process,
 # no 32-bit Unix side. I386_MODULES: those of MODULES built for i386 as
-# well (the rest of MODULES is 64-bit only: the server, the loader,
-# wctdump; ntoskrnl.exe is there because the back-trace tests load it to
-# compare its exports with ntdll's). I386_RUNTIME: the few modules of Wine that
+# well (the rest of MODULES is 64-bit only: the server, the loader, and
+# on 8.0 wow64.dll; ntoskrnl.exe is there because the back-trace tests load
+# it to compare its exports with ntdll's; wctdump so that every build
+# compiles its i386 side, which 'make wow64' would otherwise be the first
+# to find broken). I386_RUNTIME: the few modules of Wine that
 # every 32-bit test program needs and Debian's wine64 lacks (it has no
 # i386-windows modules); 'make wow64' builds the rest of Wine's i386
 # modules, for users' programs.
-I386_MODULES="dlls/ntdll dlls/advapi32 dlls/coredll dlls/ntoskrnl.exe"
+I386_MODULES="dlls/ntdll dlls/advapi32 dlls/coredll dlls/ntoskrnl.exe programs/wctdump"
 # The tests' 32-bit programs import kernel32, msvcrt, advapi32 and user32;
 # with what those import in turn (not the delay-loaded ones), that is the
 # first line; the back-trace tests load and free a few more while walking

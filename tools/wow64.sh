@@ -29,8 +29,12 @@ die() { echo "wow64: error: $*" >&2; exit 1; }
 start=$(date +%s)
 elapsed() { echo "$(( ($(date +%s) - start) / 60 ))m$(( ($(date +%s) - start) % 60 ))s"; }
 
-# every module directory with an i386 side: "DIR FILE" lines
+# every module directory with an i386 side: "DIR FILE" lines. wow64,
+# wow64cpu and wow64win are the 64-bit side of WoW64 itself: Wine 10's
+# makedep gives them no i386 target, Wine 8.0's does, and they do not build
+# for i386 (nothing would load them there)
 modules=$(sed -n 's|^\(dlls/[^/ ]*\)/all: .*|\1|p; s|^\(programs/[^/ ]*\)/all: .*|\1|p' "$STAGED/Makefile" |
+    grep -v '^dlls/wow64\(cpu\|win\)\?$' |
     while read -r d; do
         t=$(sed -n "s|^$d/all: ||p" "$STAGED/Makefile" | tr ' ' '\n' | grep '/i386-windows/' | head -1)
         [ -n "$t" ] && echo "$d $t"

@@ -25,8 +25,9 @@
 /*
  * The one cache of another process's memory, for the walker of other
  * processes (remote_frames.c) and for wctdump's namer of frames. Each read
- * of another process is a server round trip, and a walk or the naming of a
- * frame reads the same few pages (the loader's list, headers, .pdata,
+ * of another process is a system call (a pread of the file of its memory,
+ * memory_file.c, or a server round trip where there is none), and a walk
+ * or the naming of a frame reads the same few pages (the loader's list, headers, .pdata,
  * unwind data, the stack) again and again: whole pages are read once and
  * kept, one slot per page address modulo the number of slots. The owner
  * says how long what the cache holds stays true (one walk of a thread held

@@ -958,12 +958,15 @@ static void stack_walk( struct target *target, HANDLE thread, DWORD machine, DWO
 static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thread_report *report )
 {
     CONTEXT context;
+#ifdef __x86_64__
     WOW64_CONTEXT wow_context;
     BOOL wow64 = FALSE;
+#endif
 
     if (!init_symbols( target )) return;
     context.ContextFlags = CONTEXT_FULL;
     if (SuspendThread( thread ) == (DWORD)-1) return;
+#ifdef __x86_64__
     /* a 32-bit program's frames are its 32-bit ones (WoW64) */
     if (IsWow64Process( target->process, &wow64 ) && wow64)
     {
@@ -975,6 +978,12 @@ static void walk_with_dbghelp( struct target *target, HANDLE thread, struct thre
     else if (GetThreadContext( thread, &context ))
         stack_walk( target, thread, IMAGE_FILE_MACHINE_AMD64, context.Rip, context.Rsp, context.Rbp,
                     &context, report );
+#else
+    /* a 32-bit wctdump (syswow64's) sees the 32-bit registers of a thread */
+    if (GetThreadContext( thread, &context ))
+        stack_walk( target, thread, IMAGE_FILE_MACHINE_I386, context.Eip, context.Esp, context.Ebp, &context,
+                    report );
+#endif
     ResumeThread( thread );
 }
 

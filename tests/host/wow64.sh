@@ -40,10 +40,16 @@ modules=$(cd "$STAGED" && for d in dlls/*/i386-windows programs/*/i386-windows; 
     [ -f "$d/$f" ] && echo "$f"; done | sort)
 
 expect_launcher 0 "32-bit, wow64 1, user32 1" "$dir/hello.exe"
-grep -qF "putting the layer's $(echo "$modules" | wc -l) i386 modules into $sys" "$dir/out" ||
-    { echo "the first run did not say it fills syswow64"; fail=1; }
-have=$(ls "$sys" | sort)
-[ "$have" = "$modules" ] || { echo "syswow64 holds: $(echo $have); the build has: $(echo $modules)"; fail=1; }
+if [ -f "$STAGED/programs/rundll32/i386-windows/rundll32.exe" ]; then
+    # after make wow64 the prefix's own set-up has the 32-bit rundll32 it
+    # needs, and fills syswow64 as Wine does (its NLS files, wbem, ...)
+    echo "make wow64 has run: Wine's set-up filled syswow64 (the launcher keeps the build's modules in it)"
+else
+    grep -qF "putting the layer's $(echo "$modules" | wc -l) i386 modules into $sys" "$dir/out" ||
+        { echo "the first run did not say it fills syswow64"; fail=1; }
+    have=$(ls "$sys" | sort)
+    [ "$have" = "$modules" ] || { echo "syswow64 holds: $(echo $have); the build has: $(echo $modules)"; fail=1; }
+fi
 for f in $modules; do
     cmp -s "$sys/$f" "$(cd "$STAGED" && ls -d dlls/*/i386-windows/"$f" programs/*/i386-windows/"$f" 2>/dev/null |
         sed "s|^|$STAGED/|" | head -1)" || { echo "syswow64/$f differs from the build's"; fail=1; }
