@@ -185,7 +185,8 @@ static BOOL is_teb_of_thread( const THREAD_BASIC_INFORMATION *info )
  * return addresses, the first the thread's Rip, and returns their count;
  * 0 when the thread is not blocked, left its wait during the walk, is not
  * the thread of that TEB before and after it, or cannot be read: the
- * caller then walks it with GetThreadCallStack.
+ * caller then walks it with GetThreadCallStack, and 'frames' may hold
+ * what a dropped walk wrote. At most MAX_FRAMES frames are walked.
  */
 ULONG WINAPI __wine_walk_blocked_thread( DWORD pid, DWORD tid, void *teb, ULONG max, void **frames )
 {
@@ -198,6 +199,7 @@ ULONG WINAPI __wine_walk_blocked_thread( DWORD pid, DWORD tid, void *teb, ULONG 
     TRACE( "(%04lx, %04lx, %p, %lu, %p)\n", pid, tid, teb, max, frames );
 
     if (!max || !frames || pid == GetCurrentProcessId() || (ULONG_PTR)teb < 0x10000) return 0;
+    max = min( max, MAX_FRAMES );
     info.TebBaseAddress = teb;
     info.ClientId.UniqueProcess = ULongToHandle( pid );
     info.ClientId.UniqueThread = ULongToHandle( tid );

@@ -556,15 +556,15 @@ static void describe_address( struct target *target, ULONG_PTR addr, WCHAR *buff
 {
     const struct frame_reader reader = { target, read_target_memory, read_module_file };
     struct frame_name *slot = size == NAME_LENGTH ? name_slot( target, addr ) : NULL;
-    struct module *module = find_module( target, addr );
     struct frame_name_query query = { addr };
+    struct module *module;
 
     if (slot && slot->addr == addr)
     {
         memcpy( buffer, slot->text, sizeof(slot->text) );
         return;
     }
-    if (module) frame_symbols( &reader, module->base, &query, 1 );
+    if ((module = find_module( target, addr ))) frame_symbols( &reader, module->base, &query, 1 );
     format_name( target, module, &query, buffer, size );
     if (slot)
     {
