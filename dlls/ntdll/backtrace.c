@@ -470,19 +470,17 @@ void WINAPI RtlGetCallersAddress( void **caller, void **callers_caller )
  * (x86_frames.h, docs/X86_WALKS.md).
  */
 
-static BOOL read_own_stack( void *ctx, ULONG addr, void *buffer, ULONG size )
-{
-    memcpy( buffer, ULongToPtr( addr ), size );  /* faults are caught around the walk */
-    return TRUE;
-}
-
 /* The loop in a function of its own: the __TRY around it (a setjmp in
- * i386 code) would keep all its variables in memory. */
+ * i386 code) would keep all its variables in memory. The stack is read
+ * where it lies (no reader): a fault is caught by that __TRY. A
+ * back-trace has no frame pointers to store: its loop is compiled
+ * without them. */
 static void __attribute__((noinline)) walk_own_chain( const struct x86_stack *stack, ULONG ebp, ULONG skip,
                                                       ULONG count, void **buffer, void **frame_ptrs,
                                                       volatile ULONG *n )
 {
-    x86_walk_frame_chain( read_own_stack, NULL, stack, ebp, skip, count, buffer, frame_ptrs, n );
+    if (frame_ptrs) x86_walk_frame_chain( NULL, NULL, stack, ebp, skip, count, buffer, frame_ptrs, n );
+    else x86_walk_frame_chain( NULL, NULL, stack, ebp, skip, count, buffer, NULL, n );
 }
 
 /* Walk a stack of this process from the frame pointer 'ebp', in [low, high). */
