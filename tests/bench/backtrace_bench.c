@@ -50,7 +50,7 @@ static void __attribute__((noinline)) recurse( struct depth_case *c, int depth )
         sink++;
         return;
     }
-    c->ns = measure( capture_full, 300 );
+    c->ns = measure_best( capture_full, 300 );
     c->frames = last_count;
     /* the one figure the machine's load hardly moves (GetThreadTimes counts
      * 10 ms ticks: a second of captures) */
@@ -58,10 +58,10 @@ static void __attribute__((noinline)) recurse( struct depth_case *c, int depth )
     if (c->depth > WINDOW_LONG)
     {
         window_frames = WINDOW_SHORT;
-        c->window_ns[0] = measure( capture_window, 300 );
+        c->window_ns[0] = measure_best( capture_window, 300 );
         c->window_count[0] = last_count;
         window_frames = WINDOW_LONG;
-        c->window_ns[1] = measure( capture_window, 300 );
+        c->window_ns[1] = measure_best( capture_window, 300 );
         c->window_count[1] = last_count;
         /* the same in CPU time, which the load hardly moves (a second each) */
         window_frames = WINDOW_SHORT;
@@ -126,7 +126,7 @@ static void elf_capture_full(void)
 
 static void CDECL elf_callback( void **rets )
 {
-    elf_ns = measure( elf_capture_full, 300 );
+    elf_ns = measure_best( elf_capture_full, 300 );
     elf_frames = last_count;
 }
 
@@ -181,7 +181,7 @@ static double lookup_every_module(void)
         if (!dir->VirtualAddress || !(size = dir->Size / sizeof(*funcs))) continue;
         lookup_pcs[lookup_count++] = (ULONG64)mods[i] + funcs[size / 2].BeginAddress;
     }
-    return measure( lookup, 300 ) / (lookup_count ? lookup_count : 1);
+    return measure_best( lookup, 300 ) / (lookup_count ? lookup_count : 1);
 }
 
 static void bench_lookup(void)
