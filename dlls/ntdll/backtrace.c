@@ -285,6 +285,71 @@ static void store_pending_frame( volatile struct pending_frame *pending, void **
     ++*n;
 }
 
+enum cached_walk
+{
+    CACHED_NONE,  /* the first return address is not in the cache */
+    CACHED_SOME,  /* frames were unwound, up to one that is not */
+    CACHED_END    /* the walk ends: a frame outside the stack, or count reached */
+};
+
+/* Most frames are return addresses whose recipe is known: what step_frame
+ * does for them, without its calls through the source (which were a fifth
+ * of a frame's cost), frame after frame with Rip, Rsp, the count and the
+ * frame found last in registers until one is not in the cache. A fault
+ * can only come from reading the stack or writing the caller's buffer, so
+ * '*n' and '*pending' are written (never read) as they change, and are
+ * what the caller's handler finds. */
+static enum cached_walk walk_cached_frames( CONTEXT *context, const struct stack_limits *limits, ULONG *skip,
+                                            ULONG count, void **buffer, void **stack, volatile ULONG *n,
+                                            volatile struct pending_frame *pending )
+{
+    const ULONG64 low = limits->low, high = limits->high;
+    const ULONG generation = function_table_generation();
+    ULONG64 rip = context->Rip, rsp = context->Rsp, prev = rsp;
+    ULONG done = *n, left = *skip;
+    BOOL valid = pending->valid;
+    void *last_rip = pending->rip, *last_rsp = pending->rsp;
+    enum cached_walk ret = CACHED_NONE;
+
+    struct unwind_cache_entry *cache = unwind_cache;
+
+    if (!cache) return CACHED_NONE;
+    while (unwind_cache_step( cache, &context->Rax, &rip, &rsp, generation ))
+    {
+        ret = CACHED_SOME;
+        if (rsp <= prev || rsp < low || rsp > high || !rip || rip > HIGHEST_USER_ADDRESS)
+        {
+            ret = CACHED_END;
+            break;
+        }
+        prev = rsp;
+        if (valid)
+        {
+            /* volatile: stored before the count says so */
+            ((void * volatile *)buffer)[done] = last_rip;
+            if (stack) ((void * volatile *)stack)[done] = last_rsp;
+            pending->valid = valid = FALSE;
+            *n = ++done;
+        }
+        if (left) left--;
+        else
+        {
+            pending->rip = last_rip = (void *)rip;
+            pending->rsp = last_rsp = (void *)rsp;
+            pending->valid = valid = TRUE;
+        }
+        if (done + valid >= count)
+        {
+            ret = CACHED_END;
+            break;
+        }
+    }
+    context->Rip = rip;
+    context->Rsp = rsp;
+    *skip = left;
+    return ret;
+}
+
 /* The common core: walk from 'context' (whose own frame is not reported),
  * drop 'skip' return addresses, store at most 'count', and the stack pointer
  * of each frame they return into when 'stack' is given. '*n' counts what is
@@ -302,39 +367,12 @@ static void walk_frames( struct frame_source *source, CONTEXT *context, BOOL lea
 
     while (*n + pending->valid < count)
     {
-        /* Most frames are return addresses whose recipe is known: what
-         * step_frame does for them, without its calls through the source
-         * (which were a fifth of a frame's cost), frame after frame with
-         * Rip and Rsp in registers until one is not in the cache */
         if (recipes && !leaf_ok)
         {
-            ULONG64 rip = context->Rip, rsp = context->Rsp, prev = rsp;
-            ULONG generation = function_table_generation();
-            BOOL hit = FALSE, end = FALSE;
+            enum cached_walk walked = walk_cached_frames( context, limits, &skip, count, buffer, stack, n, pending );
 
-            while (unwind_cache_step( &context->Rax, &rip, &rsp, generation ))
-            {
-                hit = TRUE;
-                if (rsp <= prev || rsp < limits->low || rsp > limits->high || !rip || rip > HIGHEST_USER_ADDRESS)
-                {
-                    end = TRUE;
-                    break;
-                }
-                prev = rsp;
-                if (pending->valid) store_pending_frame( pending, buffer, stack, n );
-                if (skip) skip--;
-                else
-                {
-                    pending->rip = (void *)rip;
-                    pending->rsp = (void *)rsp;
-                    pending->valid = TRUE;
-                }
-                if (*n + pending->valid >= count) break;
-            }
-            context->Rip = rip;
-            context->Rsp = rsp;
-            if (end) break;
-            if (hit) continue;
+            if (walked == CACHED_END) break;
+            if (walked == CACHED_SOME) continue;
         }
         if ((result = step_frame( source, context, &leaf_ok, limits )) != STEP_DONE)
         {

@@ -47,17 +47,17 @@ WINE_DEFAULT_DEBUG_CHANNEL(backtrace);
 
 struct unwind_cache_entry *unwind_cache;
 
-/* regs: Rax ... R15 then Rip, as they follow each other in CONTEXT; inlined
- * in the look-up, where it was a third of a frame's cost as a call */
-static inline __attribute__((always_inline)) void apply_recipe( const struct unwind_recipe *recipe, ULONG64 *regs )
+/* regs: Rax ... R15 then Rip, as they follow each other in CONTEXT; the
+ * same loads as unwind_cache_step's */
+static void apply_recipe( const struct cached_recipe *recipe, ULONG64 *regs )
 {
-    ULONG64 addr[RECIPE_MAX_SAVES], rsp = regs[recipe->rsp_reg] + recipe->rsp_off;
+    ULONG64 rsp = regs[4], base = regs[recipe->rsp_reg & 15];
     unsigned int i;
 
-    for (i = 0; i < recipe->count; i++) addr[i] = regs[recipe->base[i]] + recipe->off[i];
-    regs[16] = *(ULONG64 *)(rsp + recipe->rip_off);
-    for (i = 0; i < recipe->count; i++) regs[recipe->reg[i]] = *(ULONG64 *)addr[i];
-    regs[4] = rsp;
+    regs[16] = *(ULONG64 *)(base + recipe->caller_off);
+    for (i = 0; i < recipe->count; i++)
+        regs[recipe->save[i] & 15] = *cached_save_addr( recipe->save[i], regs, rsp );
+    regs[4] = base + recipe->rsp_off;
 }
 
 /***********************************************************************
@@ -69,12 +69,12 @@ static inline __attribute__((always_inline)) void apply_recipe( const struct unw
 enum cache_result unwind_cache_lookup( CONTEXT *context )
 {
     const struct unwind_cache_entry *slot;
-    struct unwind_recipe recipe;
+    struct cached_recipe recipe;
     BOOL slow;
     LONG seq;
 
     if (!unwind_cache) return CACHE_MISS;
-    slot = unwind_cache_slot( context->Rip );
+    slot = unwind_cache_slot( unwind_cache, context->Rip );
     seq = ReadAcquire( &slot->sequence );
     if ((seq & 1) || slot->pc != context->Rip || slot->generation != function_table_generation())
         return CACHE_MISS;
@@ -82,7 +82,7 @@ enum cache_result unwind_cache_lookup( CONTEXT *context )
     recipe = slot->recipe;
     __atomic_thread_fence( __ATOMIC_ACQUIRE );
     if (ReadNoFence( &slot->sequence ) != seq) return CACHE_MISS;  /* changed while read */
-    if (slow) return CACHE_SLOW;
+    if (slow || recipe.count > RECIPE_MAX_SAVES) return CACHE_SLOW;
     apply_recipe( &recipe, &context->Rax );
     return CACHE_HIT;
 }
@@ -97,12 +97,51 @@ static BOOL valid_recipe( const struct unwind_recipe *recipe )
     return TRUE;
 }
 
+/* Whether save 'i' of 'recipe' may be applied before the saves not yet
+ * 'placed': none of them reads its address from the register it restores
+ * (Rsp is read from the step's own copy, never from the registers). */
+static BOOL save_may_go_first( const struct unwind_recipe *recipe, unsigned int i, const BOOL *placed )
+{
+    unsigned int j;
+
+    for (j = 0; j < recipe->count; j++)
+        if (j != i && !placed[j] && recipe->base[j] != 4 && recipe->base[j] == recipe->reg[i]) return FALSE;
+    return TRUE;
+}
+
+/* The recipe as the cache keeps it: the return address's offset from the
+ * base register, and the saves packed in an order in which applying each
+ * in turn reads every address from the registers as they were before the
+ * unwind. Fails where no such order exists (two saves each restoring the
+ * other's base), or an offset does not fit. */
+static BOOL compile_cached_recipe( const struct unwind_recipe *recipe, struct cached_recipe *cached )
+{
+    BOOL placed[RECIPE_MAX_SAVES] = { FALSE };
+    LONG64 caller_off = (LONG64)recipe->rsp_off + recipe->rip_off;
+    unsigned int i, n;
+
+    if (!valid_recipe( recipe ) || caller_off != (LONG)caller_off) return FALSE;
+    memset( cached, 0, sizeof(*cached) );
+    cached->rsp_reg = recipe->rsp_reg;
+    cached->rsp_off = recipe->rsp_off;
+    cached->caller_off = caller_off;
+    for (n = 0; n < recipe->count; n++)
+    {
+        for (i = 0; i < recipe->count; i++)
+            if (!placed[i] && save_may_go_first( recipe, i, placed )) break;
+        if (i == recipe->count) return FALSE;
+        placed[i] = TRUE;
+        cached->save[n] = recipe->reg[i] | (recipe->base[i] << 8) | ((ULONG64)(ULONG)recipe->off[i] << 32);
+    }
+    cached->count = recipe->count;
+    return TRUE;
+}
+
 /* does the recipe give what the full unwinder gave? */
-static BOOL recipe_matches( const struct unwind_recipe *recipe, const CONTEXT *before, const CONTEXT *after )
+static BOOL recipe_matches( const struct cached_recipe *recipe, const CONTEXT *before, const CONTEXT *after )
 {
     ULONG64 regs[17];
 
-    if (!valid_recipe( recipe )) return FALSE;
     memcpy( regs, &before->Rax, sizeof(regs) );
     apply_recipe( recipe, regs );
     return !memcmp( regs, &after->Rax, sizeof(regs) );
@@ -135,20 +174,21 @@ void unwind_cache_add( ULONG64 pc, ULONG generation, const CONTEXT *before, cons
                        const struct unwind_recipe *recipe )
 {
     struct unwind_cache_entry *slot;
+    struct cached_recipe cached;
     BOOL slow;
     LONG seq;
 
-    slow = !recipe || !recipe_matches( recipe, before, after );
+    slow = !recipe || !compile_cached_recipe( recipe, &cached ) || !recipe_matches( &cached, before, after );
     if (slow) TRACE( "no recipe for %p\n", (void *)pc );
     if (!alloc_cache()) return;
-    slot = unwind_cache_slot( pc );
+    slot = unwind_cache_slot( unwind_cache, pc );
     seq = ReadNoFence( &slot->sequence );
     if ((seq & 1) || InterlockedCompareExchange( &slot->sequence, seq + 1, seq ) != seq)
         return;  /* another thread is filling it */
     slot->pc = pc;
     slot->generation = generation;
     slot->slow = slow;
-    if (!slow) slot->recipe = *recipe;
+    if (!slow) slot->recipe = cached;
     WriteRelease( &slot->sequence, seq + 2 );
 }
 
