@@ -325,18 +325,22 @@ static enum cached_walk walk_cached_frames( CONTEXT *context, const struct stack
         prev = rsp;
         if (valid)
         {
-            /* volatile: stored before the count says so */
+            /* volatile: stored before the count says so; from the count's
+             * store to the next frame's, nothing can fault */
             ((void * volatile *)buffer)[done] = last_rip;
             if (stack) ((void * volatile *)stack)[done] = last_rsp;
-            pending->valid = valid = FALSE;
             *n = ++done;
         }
-        if (left) left--;
+        if (left)
+        {
+            left--;
+            if (valid) pending->valid = valid = FALSE;
+        }
         else
         {
             pending->rip = last_rip = (void *)rip;
             pending->rsp = last_rsp = (void *)rsp;
-            pending->valid = valid = TRUE;
+            if (!valid) pending->valid = valid = TRUE;
         }
         if (done + valid >= count)
         {
