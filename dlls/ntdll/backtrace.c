@@ -309,9 +309,8 @@ static enum cached_walk walk_cached_frames( CONTEXT *context, const struct stack
     ULONG done = *n, left = *skip;
     BOOL valid = pending->valid;
     void *last_rip = pending->rip, *last_rsp = pending->rsp;
-    enum cached_walk ret = CACHED_NONE;
-
     struct unwind_cache_entry *cache = unwind_cache;
+    enum cached_walk ret = CACHED_NONE;
 
     if (!cache) return CACHED_NONE;
     while (unwind_cache_step( cache, &context->Rax, &rip, &rsp, generation ))
@@ -325,8 +324,9 @@ static enum cached_walk walk_cached_frames( CONTEXT *context, const struct stack
         prev = rsp;
         if (valid)
         {
-            /* volatile: stored before the count says so; from the count's
-             * store to the next frame's, nothing can fault */
+            /* volatile: stored before the count says so. The flag stays
+             * set until the next frame replaces this one: nothing between
+             * the two can fault */
             ((void * volatile *)buffer)[done] = last_rip;
             if (stack) ((void * volatile *)stack)[done] = last_rsp;
             *n = ++done;
