@@ -292,29 +292,72 @@ enum cached_walk
     CACHED_END    /* the walk ends: a frame outside the stack, or count reached */
 };
 
+/* The registers of the frame 'steps' frames up from 'context', which lazy
+ * steps found at 'rip' and 'rsp': the same steps again, applying each
+ * recipe's saves, and the full unwinder for a return address whose entry
+ * changed since. FALSE if that does not lead to the same frame (the
+ * images changed under the walk). */
+static BOOL __attribute__((noinline)) restore_registers( struct frame_source *source, CONTEXT *context,
+                                                         ULONG steps, ULONG64 rip, ULONG64 rsp,
+                                                         const struct stack_limits *limits, ULONG generation )
+{
+    ULONG64 r = context->Rip, s = context->Rsp;
+    BOOL leaf_ok = FALSE;
+
+    while (steps && unwind_cache_step( unwind_cache, &context->Rax, &r, &s, generation )) steps--;
+    context->Rip = r;
+    context->Rsp = s;
+    while (steps--)
+        if (step_frame( source, context, &leaf_ok, limits ) != STEP_DONE || leaf_ok) return FALSE;
+    return context->Rip == rip && context->Rsp == rsp;
+}
+
 /* Most frames are return addresses whose recipe is known: what step_frame
  * does for them, without its calls through the source (which were a fifth
  * of a frame's cost), frame after frame with Rip, Rsp, the count and the
- * frame found last in registers until one is not in the cache. A fault
- * can only come from reading the stack or writing the caller's buffer, so
- * '*n' and '*pending' are written (never read) as they change, and are
- * what the caller's handler finds. */
-static enum cached_walk walk_cached_frames( CONTEXT *context, const struct stack_limits *limits, ULONG *skip,
-                                            ULONG count, void **buffer, void **stack, volatile ULONG *n,
-                                            volatile struct pending_frame *pending )
+ * frame found last in registers until one is not in the cache. A frame
+ * found from Rsp or Rbp is stepped lazily: its saves are not applied, and
+ * the other registers stay those of 'context' (whose Rip and Rsp are the
+ * first lazy step's start) until a recipe needs them or the walk leaves
+ * the cache; most walks end without that. A fault can only come from
+ * reading the stack or writing the caller's buffer, so '*n' and '*pending'
+ * are written (never read) as they change, and are what the caller's
+ * handler finds. */
+static enum cached_walk __attribute__((noinline)) walk_cached_frames( struct frame_source *source, CONTEXT *context,
+                                                                     const struct stack_limits *limits,
+                                                                     ULONG *skip, ULONG count, void **buffer,
+                                                                     void **stack, volatile ULONG *n,
+                                                                     volatile struct pending_frame *pending )
 {
     const ULONG64 low = limits->low, high = limits->high;
     const ULONG generation = function_table_generation();
-    ULONG64 rip = context->Rip, rsp = context->Rsp, prev = rsp;
-    ULONG done = *n, left = *skip;
+    ULONG64 rip = context->Rip, rsp = context->Rsp, rbp = context->Rbp, prev = rsp;
+    ULONG done = *n, left = *skip, lazy = 0;
     BOOL valid = pending->valid;
     void *last_rip = pending->rip, *last_rsp = pending->rsp;
     struct unwind_cache_entry *cache = unwind_cache;
     enum cached_walk ret = CACHED_NONE;
 
     if (!cache) return CACHED_NONE;
-    while (unwind_cache_step( cache, &context->Rax, &rip, &rsp, generation ))
+    for (;;)
     {
+        if (unwind_cache_lazy_step( cache, &rip, &rsp, &rbp, generation )) lazy++;
+        else
+        {
+            /* the recipe reads other registers, or there is none: bring
+             * them up to this frame first */
+            if (lazy && !restore_registers( source, context, lazy, rip, rsp, limits, generation ))
+            {
+                TRACE( "the images changed during the walk\n" );
+                ret = CACHED_END;
+                break;
+            }
+            lazy = 0;
+            if (!unwind_cache_step( cache, &context->Rax, &rip, &rsp, generation )) break;
+            context->Rip = rip;
+            context->Rsp = rsp;
+            rbp = context->Rbp;
+        }
         ret = CACHED_SOME;
         if (rsp <= prev || rsp < low || rsp > high || !rip || rip > HIGHEST_USER_ADDRESS)
         {
@@ -348,6 +391,8 @@ static enum cached_walk walk_cached_frames( CONTEXT *context, const struct stack
             break;
         }
     }
+    /* the registers other than Rip and Rsp are only used by a walk that
+     * goes on: at its end they may be those of an earlier frame */
     context->Rip = rip;
     context->Rsp = rsp;
     *skip = left;
@@ -373,7 +418,8 @@ static void walk_frames( struct frame_source *source, CONTEXT *context, BOOL lea
     {
         if (recipes && !leaf_ok)
         {
-            enum cached_walk walked = walk_cached_frames( context, limits, &skip, count, buffer, stack, n, pending );
+            enum cached_walk walked = walk_cached_frames( source, context, limits, &skip, count, buffer, stack, n,
+                                                          pending );
 
             if (walked == CACHED_END) break;
             if (walked == CACHED_SOME) continue;

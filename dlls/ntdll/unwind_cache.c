@@ -51,12 +51,12 @@ struct unwind_cache_entry *unwind_cache;
  * same loads as unwind_cache_step's */
 static void apply_recipe( const struct cached_recipe *recipe, ULONG64 *regs )
 {
-    ULONG64 rsp = regs[4], base = regs[recipe->rsp_reg & 15];
-    unsigned int i;
+    ULONG64 rsp = regs[4], base = regs[recipe->base_reg & 15];
+    unsigned int i, count = min( recipe->count, RECIPE_MAX_SAVES );
 
     regs[16] = *(ULONG64 *)(base + recipe->caller_off);
-    for (i = 0; i < recipe->count; i++)
-        regs[recipe->save[i] & 15] = *cached_save_addr( recipe->save[i], regs, rsp );
+    for (i = 0; i < count; i++)
+        regs[recipe->reg[i] & 15] = *(ULONG64 *)((i < recipe->split ? base : rsp) + recipe->off[i]);
     regs[4] = base + recipe->rsp_off;
 }
 
@@ -82,58 +82,56 @@ enum cache_result unwind_cache_lookup( CONTEXT *context )
     recipe = slot->recipe;
     __atomic_thread_fence( __ATOMIC_ACQUIRE );
     if (ReadNoFence( &slot->sequence ) != seq) return CACHE_MISS;  /* changed while read */
-    if (slow || recipe.count > RECIPE_MAX_SAVES) return CACHE_SLOW;
+    if (slow) return CACHE_SLOW;
     apply_recipe( &recipe, &context->Rax );
     return CACHE_HIT;
 }
 
-static BOOL valid_recipe( const struct unwind_recipe *recipe )
+/* Pack save 'i' of 'recipe' as the n-th of 'cached'. */
+static BOOL pack_save( const struct unwind_recipe *recipe, unsigned int i, struct cached_recipe *cached,
+                       unsigned int n )
 {
-    unsigned int i;
-
-    if (recipe->rsp_reg >= 16 || recipe->count > RECIPE_MAX_SAVES) return FALSE;
-    for (i = 0; i < recipe->count; i++)
-        if (recipe->reg[i] >= 16 || recipe->base[i] >= 16) return FALSE;
+    if (recipe->reg[i] >= 16 || recipe->reg[i] == 4) return FALSE;
+    cached->reg[n] = recipe->reg[i];
+    cached->off[n] = recipe->off[i];
     return TRUE;
 }
 
-/* Whether save 'i' of 'recipe' may be applied before the saves not yet
- * 'placed': none of them reads its address from the register it restores
- * (Rsp is read from the step's own copy, never from the registers). */
-static BOOL save_may_go_first( const struct unwind_recipe *recipe, unsigned int i, const BOOL *placed )
-{
-    unsigned int j;
-
-    for (j = 0; j < recipe->count; j++)
-        if (j != i && !placed[j] && recipe->base[j] != 4 && recipe->base[j] == recipe->reg[i]) return FALSE;
-    return TRUE;
-}
-
-/* The recipe as the cache keeps it: the return address's offset from the
- * base register, and the saves packed in an order in which applying each
- * in turn reads every address from the registers as they were before the
- * unwind. Fails where no such order exists (two saves each restoring the
- * other's base), or an offset does not fit. */
+/* The recipe as the cache keeps it: the saves from the register the
+ * caller's Rsp is computed from first, then those from Rsp. Fails where a
+ * save's address is from any other register (none of the unwinders'
+ * recipes does that), a save restores Rsp, or an offset does not fit. */
 static BOOL compile_cached_recipe( const struct unwind_recipe *recipe, struct cached_recipe *cached )
 {
-    BOOL placed[RECIPE_MAX_SAVES] = { FALSE };
     LONG64 caller_off = (LONG64)recipe->rsp_off + recipe->rip_off;
-    unsigned int i, n;
+    unsigned int i, n = 0;
 
-    if (!valid_recipe( recipe ) || caller_off != (LONG)caller_off) return FALSE;
+    if (recipe->rsp_reg >= 16 || recipe->count > RECIPE_MAX_SAVES || caller_off != (LONG)caller_off)
+        return FALSE;
     memset( cached, 0, sizeof(*cached) );
-    cached->rsp_reg = recipe->rsp_reg;
+    cached->base_reg = recipe->rsp_reg;
     cached->rsp_off = recipe->rsp_off;
     cached->caller_off = caller_off;
-    for (n = 0; n < recipe->count; n++)
+    for (i = 0; i < recipe->count; i++)
+        if (recipe->base[i] == recipe->rsp_reg && !pack_save( recipe, i, cached, n++ )) return FALSE;
+    cached->split = n;
+    for (i = 0; i < recipe->count; i++)
     {
-        for (i = 0; i < recipe->count; i++)
-            if (!placed[i] && save_may_go_first( recipe, i, placed )) break;
-        if (i == recipe->count) return FALSE;
-        placed[i] = TRUE;
-        cached->save[n] = recipe->reg[i] | (recipe->base[i] << 8) | ((ULONG64)(ULONG)recipe->off[i] << 32);
+        if (recipe->base[i] == recipe->rsp_reg) continue;
+        if (recipe->base[i] != 4 || !pack_save( recipe, i, cached, n++ )) return FALSE;
     }
-    cached->count = recipe->count;
+    cached->count = n;
+    /* a lazy step follows Rbp alone: the frame is found from Rsp or Rbp */
+    if (cached->base_reg == 4 || cached->base_reg == 5)
+    {
+        cached->rbp = LAZY_RBP_KEPT;
+        for (i = 0; i < n; i++)
+        {
+            if (cached->reg[i] != 5) continue;
+            cached->rbp = i < cached->split ? LAZY_RBP_BASE : LAZY_RBP_RSP;
+            cached->rbp_off = cached->off[i];
+        }
+    }
     return TRUE;
 }
 

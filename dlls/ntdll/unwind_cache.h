@@ -65,18 +65,33 @@ enum cache_result
     CACHE_SLOW      /* known to need the full unwinder */
 };
 
-/* A recipe as the cache keeps it: what one step reads, in one pass. Each
- * save is packed in 64 bits, the register restored | its base register
- * << 8 | its offset << 32, and the saves are in an order in which each
- * can be applied in turn: none restores a register that a later one
- * reads its address from (unwind_cache.c makes the order). */
+/* A recipe as the cache keeps it: what one step reads, in one pass. Every
+ * address is an offset from a register as it is before the step: the
+ * caller's Rsp, its return address and the first 'split' saves from
+ * base_reg, the other saves from Rsp (GCC's frame-pointer functions push
+ * registers after setting their frame register). Both are read before
+ * any save is applied, so the saves can go in any order, each a load and a
+ * store. */
 struct cached_recipe
 {
-    BYTE    rsp_reg;
-    BYTE    count;
-    LONG    rsp_off;
-    LONG    caller_off;   /* the return address is at rsp_reg + caller_off */
-    ULONG64 save[RECIPE_MAX_SAVES];
+    BYTE    base_reg;
+    BYTE    count;                    /* saves */
+    BYTE    split;                    /* saves from base_reg, the rest from Rsp */
+    BYTE    rbp;                      /* for unwind_cache_lazy_step: enum lazy_rbp */
+    LONG    rsp_off;                  /* the caller's Rsp is base_reg + rsp_off */
+    LONG    caller_off;               /* the return address is at base_reg + caller_off */
+    LONG    rbp_off;                  /* Rbp's save, if it has one */
+    BYTE    reg[RECIPE_MAX_SAVES];    /* register reg[i] is loaded from */
+    LONG    off[RECIPE_MAX_SAVES];    /* ... its base + off[i] */
+};
+
+/* What a lazy step does with Rbp, the only frame register it follows */
+enum lazy_rbp
+{
+    LAZY_NONE,        /* base_reg is neither Rsp nor Rbp: no lazy step */
+    LAZY_RBP_KEPT,    /* the caller's Rbp is the frame's */
+    LAZY_RBP_BASE,    /* it is loaded from base_reg + rbp_off */
+    LAZY_RBP_RSP      /* it is loaded from Rsp + rbp_off */
 };
 
 /* The cache is direct-mapped and shared by all threads without a lock:
@@ -94,10 +109,7 @@ struct unwind_cache_entry
     ULONG64              pc;
     BOOL                 slow;         /* no recipe: use the full unwinder */
     struct cached_recipe recipe;
-    BYTE                 pad[24];      /* 128 bytes: a slot's offset is a shift */
 };
-
-C_ASSERT( sizeof(struct unwind_cache_entry) == 128 );
 
 extern struct unwind_cache_entry *unwind_cache;
 
@@ -109,38 +121,31 @@ static inline struct unwind_cache_entry *unwind_cache_slot( struct unwind_cache_
     return &cache[(pc * 0x9e3779b97f4a7c15ull) >> (64 - UNWIND_CACHE_BITS)];
 }
 
-/* Where a packed save is loaded from: its base register as it is now (Rsp
- * is 'rsp', which the registers do not hold during a step) + its offset. */
-static inline ULONG64 *cached_save_addr( ULONG64 save, const ULONG64 *regs, ULONG64 rsp )
-{
-    unsigned int base = (save >> 8) & 15;
-
-    return (ULONG64 *)((base == 4 ? rsp : regs[base]) + (LONG)(save >> 32));
-}
-
 /* The caller's frame of the return address *rip, if its recipe is known:
  * *rip and *rsp are the frame's Rip and Rsp, regs the other registers
  * (CONTEXT's Rax ... R15; its Rsp is not read), 'cache' is unwind_cache,
- * not NULL. Kept inline in the walk's loop with Rip and Rsp in registers:
- * the step's cost is the chain of loads from one return address to the
- * next, and a round trip of Rip and Rsp through memory added a third to
- * it. The entry's sequence is checked again once the return address's
- * offset is read, then once the saves are copied; the saves are then
- * applied in one pass. Faults reading the stack are the caller's to
- * catch. */
+ * not NULL. The step a walk takes where a frame is found from a register
+ * other than Rsp and Rbp, and to bring the registers up to date after
+ * lazy steps (unwind_cache_lazy_step). The entry's sequence is checked
+ * again once the return address's offset is read, then once the saves are
+ * copied; the saves are then applied in one pass. Faults reading the
+ * stack are the caller's to catch. */
 static inline __attribute__((always_inline)) BOOL unwind_cache_step( struct unwind_cache_entry *cache,
                                                                      ULONG64 *regs, ULONG64 *rip, ULONG64 *rsp,
                                                                      ULONG generation )
 {
     const struct unwind_cache_entry *slot = unwind_cache_slot( cache, *rip );
-    ULONG64 save[RECIPE_MAX_SAVES], base, frame, caller;
-    unsigned int i, count;
+    ULONG64 base, frame, caller;
+    BYTE reg[RECIPE_MAX_SAVES];
+    LONG off[RECIPE_MAX_SAVES];
+    unsigned int i, split, count;
     LONG seq;
 
     seq = ReadAcquire( &slot->sequence );
     if ((seq & 1) || slot->pc != *rip || slot->generation != generation || slot->slow) return FALSE;
     count = min( slot->recipe.count, RECIPE_MAX_SAVES );
-    base = slot->recipe.rsp_reg == 4 ? *rsp : regs[slot->recipe.rsp_reg & 15];
+    split = min( slot->recipe.split, count );
+    base = slot->recipe.base_reg == 4 ? *rsp : regs[slot->recipe.base_reg & 15];
     frame = base + slot->recipe.rsp_off;
     caller = base + slot->recipe.caller_off;
     /* the return address first, as soon as its offset is known good: it
@@ -149,14 +154,45 @@ static inline __attribute__((always_inline)) BOOL unwind_cache_step( struct unwi
     __atomic_thread_fence( __ATOMIC_ACQUIRE );
     if (ReadNoFence( &slot->sequence ) != seq) return FALSE;  /* changed while read */
     caller = *(ULONG64 *)caller;
-    /* all the saves: four 16-byte moves, where a copy of 'count' became a
-     * slow string move */
-    memcpy( save, slot->recipe.save, sizeof(save) );
+    memcpy( reg, slot->recipe.reg, sizeof(reg) );
+    memcpy( off, slot->recipe.off, sizeof(off) );
     __atomic_thread_fence( __ATOMIC_ACQUIRE );
     if (ReadNoFence( &slot->sequence ) != seq) return FALSE;
-    for (i = 0; i < count; i++) regs[save[i] & 15] = *cached_save_addr( save[i], regs, *rsp );
+    for (i = 0; i < split; i++) regs[reg[i] & 15] = *(ULONG64 *)(base + off[i]);
+    for (; i < count; i++) regs[reg[i] & 15] = *(ULONG64 *)(*rsp + off[i]);
     *rip = caller;
     *rsp = frame;
+    return TRUE;
+}
+
+/* The caller's Rip, Rsp and Rbp of the frame of the return address *rip,
+ * if its recipe is known and its frame is found from Rsp or Rbp: what a
+ * walk needs while no other register is asked for, without applying the
+ * saves. The entry's fields are all read before its sequence is checked,
+ * then the stack. Faults reading the stack are the caller's to catch. */
+static inline __attribute__((always_inline)) BOOL unwind_cache_lazy_step( struct unwind_cache_entry *cache,
+                                                                          ULONG64 *rip, ULONG64 *rsp,
+                                                                          ULONG64 *rbp, ULONG generation )
+{
+    const struct unwind_cache_entry *slot = unwind_cache_slot( cache, *rip );
+    ULONG64 base, caller;
+    LONG seq, rsp_off, caller_off, rbp_off;
+    BYTE how;
+
+    seq = ReadAcquire( &slot->sequence );
+    if ((seq & 1) || slot->pc != *rip || slot->generation != generation || slot->slow) return FALSE;
+    how = slot->recipe.rbp;
+    base = slot->recipe.base_reg == 4 ? *rsp : *rbp;
+    rsp_off = slot->recipe.rsp_off;
+    caller_off = slot->recipe.caller_off;
+    rbp_off = slot->recipe.rbp_off;
+    __atomic_thread_fence( __ATOMIC_ACQUIRE );
+    if (ReadNoFence( &slot->sequence ) != seq || how == LAZY_NONE) return FALSE;
+    caller = *(ULONG64 *)(base + caller_off);
+    if (how == LAZY_RBP_BASE) *rbp = *(ULONG64 *)(base + rbp_off);
+    else if (how == LAZY_RBP_RSP) *rbp = *(ULONG64 *)(*rsp + rbp_off);
+    *rip = caller;
+    *rsp = base + rsp_off;
     return TRUE;
 }
 

@@ -514,6 +514,77 @@ static void test_function_tables(void)
     free_code_stub( &stub );
 }
 
+/* A frame found from a frame register other than Rbp (R12 here), below a
+ * function that saved that register and then changed it: the walk must
+ * give the register the saved value before it unwinds the frame, on the
+ * first walk and on the next ones alike (a walker may remember how to
+ * unwind each return address; the layer's does, and only brings the
+ * registers up to date when a frame needs them). x86-64's alone, as R-18:
+ * x86 has no unwind data. */
+extern void r12_frame(void);
+extern char r12_frame_ret[], r12_inner_ret[];
+
+void __attribute__((used, noinline)) r12_capture(void)
+{
+    frame_count = pRtlCaptureStackBackTrace( 0, 64, frames, NULL );
+}
+
+__asm__( ".text\n\t"
+         ".globl r12_frame\n\t"
+         ".def r12_frame; .scl 2; .type 32; .endef\n"
+         "r12_frame:\n\t"
+         ".seh_proc r12_frame\n\t"
+         "pushq %r12\n\t"
+         ".seh_pushreg %r12\n\t"
+         "subq $0x20,%rsp\n\t"
+         ".seh_stackalloc 0x20\n\t"
+         "movq %rsp,%r12\n\t"
+         ".seh_setframe %r12, 0\n\t"
+         ".seh_endprologue\n\t"
+         "subq $0x30,%rsp\n\t"  /* from here only R12 finds the frame */
+         "call r12_inner\n"
+         ".globl r12_frame_ret\n"
+         "r12_frame_ret:\n\t"
+         "leaq 0(%r12),%rsp\n\t"
+         "addq $0x20,%rsp\n\t"
+         "popq %r12\n\t"
+         "ret\n\t"
+         ".seh_endproc\n\t"
+
+         ".def r12_inner; .scl 3; .type 32; .endef\n"
+         "r12_inner:\n\t"
+         ".seh_proc r12_inner\n\t"
+         "pushq %r12\n\t"
+         ".seh_pushreg %r12\n\t"
+         "subq $0x20,%rsp\n\t"
+         ".seh_stackalloc 0x20\n\t"
+         ".seh_endprologue\n\t"
+         "movq $0x5a5a5a5a5a5a,%r12\n\t"  /* no frame lies there */
+         "call r12_capture\n"
+         ".globl r12_inner_ret\n"
+         "r12_inner_ret:\n\t"
+         "addq $0x20,%rsp\n\t"
+         "popq %r12\n\t"
+         "ret\n\t"
+         ".seh_endproc" );
+
+static void __attribute__((noinline)) test_frame_register(void)
+{
+    int i;
+
+    for (i = 0; i < 3; i++)
+    {
+        memset( frames, 0, sizeof(frames) );
+        frame_count = 0;
+        r12_frame();
+        ok( frame_count >= 4, "walk %d: %u frames\n", i, frame_count );
+        ok( in_function( frames[0], r12_capture ), "walk %d: frame 0 %p\n", i, frames[0] );
+        ok( frames[1] == r12_inner_ret, "walk %d: frame 1 %p, expected %p\n", i, frames[1], r12_inner_ret );
+        ok( frames[2] == r12_frame_ret, "walk %d: frame 2 %p, expected %p\n", i, frames[2], r12_frame_ret );
+        ok( in_function( frames[3], test_frame_register ), "walk %d: frame 3 %p\n", i, frames[3] );
+    }
+}
+
 #endif  /* __x86_64__ */
 
 START_TEST(backtrace_dispatch)
@@ -530,5 +601,6 @@ START_TEST(backtrace_dispatch)
     test_seh_handler();
 #ifdef __x86_64__
     test_function_tables();
+    test_frame_register();
 #endif
 }
