@@ -116,13 +116,28 @@ static int __cdecl compare_double( const void *a, const void *b );
 /* The 15-node chain through critical sections over a thread alone on an
  * event, measured in turns of 20 ms each: a machine whose load changes
  * over the seconds of the run weighs on both alike. The median of the
- * turns' ratios. */
+ * turns' ratios, each turn timed by 'timer'. */
 #define PAIRED_TURNS 15
+
+static double paired_ratio( double (*timer)( void (*)(void), int ), DWORD alone_tid, DWORD cs_tid )
+{
+    double ratios[PAIRED_TURNS], one;
+    int i;
+
+    for (i = 0; i < PAIRED_TURNS; i++)
+    {
+        query_tid = alone_tid;
+        one = timer( query, 20 );
+        query_tid = cs_tid;
+        ratios[i] = timer( query, 20 ) / one;
+    }
+    qsort( ratios, PAIRED_TURNS, sizeof(ratios[0]), compare_double );
+    return ratios[PAIRED_TURNS / 2];
+}
 
 static void bench_paired( DWORD cs_tid )
 {
     HANDLE alone = CreateThread( NULL, 0, wait_handle, never_event, 0, &query_tid );
-    double ratios[PAIRED_TURNS], one;
     DWORD alone_tid = query_tid;
     int i;
 
@@ -135,26 +150,10 @@ static void bench_paired( DWORD cs_tid )
     }
     if (query_nodes == 1)
     {
-        for (i = 0; i < PAIRED_TURNS; i++)
-        {
-            query_tid = alone_tid;
-            one = measure( query, 20 );
-            query_tid = cs_tid;
-            ratios[i] = measure( query, 20 ) / one;
-        }
-        qsort( ratios, PAIRED_TURNS, sizeof(ratios[0]), compare_double );
-        printf( "wct_chain_15_cs_over_1_paired %.2f ratio\n", ratios[PAIRED_TURNS / 2] );
-        /* the same turns timed by their fastest batches: what the chain's
-         * work costs, without the waits for a CPU that come and go */
-        for (i = 0; i < PAIRED_TURNS; i++)
-        {
-            query_tid = alone_tid;
-            one = measure_best( query, 20 );
-            query_tid = cs_tid;
-            ratios[i] = measure_best( query, 20 ) / one;
-        }
-        qsort( ratios, PAIRED_TURNS, sizeof(ratios[0]), compare_double );
-        printf( "wct_chain_15_cs_over_1_fastest %.2f ratio\n", ratios[PAIRED_TURNS / 2] );
+        printf( "wct_chain_15_cs_over_1_paired %.2f ratio\n", paired_ratio( measure, alone_tid, cs_tid ) );
+        /* timed by their fastest batches: what the chain's work costs,
+         * without the waits for a CPU that come and go */
+        printf( "wct_chain_15_cs_over_1_fastest %.2f ratio\n", paired_ratio( measure_best, alone_tid, cs_tid ) );
     }
     TerminateThread( alone, 0 );
     WaitForSingleObject( alone, INFINITE );
