@@ -568,7 +568,11 @@ static struct thread *follow_critical_section( struct chain *chain, struct threa
 
     /* client memory: only a live thread of the same process is an owner */
     if (!owner_id || owner_id != (thread_id_t)owner_id) return NULL;
-    if (!(owner = get_thread_from_id( owner_id ))) return NULL;
+    if (!(owner = get_thread_from_id( owner_id )))
+    {
+        clear_error();  /* it exited without leaving the section: the chain ends there */
+        return NULL;
+    }
     release_object( owner );  /* still referenced by the thread table */
     if (owner->process != process || owner->state == TERMINATED) return NULL;
     return owner;

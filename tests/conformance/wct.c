@@ -631,6 +631,42 @@ static void test_long_chain(void)
     for (i = 7; i >= 0; i--) finish_thread( t[i], FALSE );
 }
 
+/* W-46: a critical section whose owner exited without leaving it: the
+ * chain ends at the section, Owned, and the query does not fail */
+static DWORD WINAPI enter_and_exit( void *arg )
+{
+    EnterCriticalSection( arg );
+    return 0;
+}
+
+static DWORD WINAPI enter_and_leave( void *arg )
+{
+    EnterCriticalSection( arg );
+    LeaveCriticalSection( arg );
+    return 0;
+}
+
+static void test_section_of_exited_owner(void)
+{
+    CRITICAL_SECTION orphan;
+    HANDLE owner, waiter;
+    DWORD owner_tid, waiter_tid;
+    BOOL ret;
+
+    InitializeCriticalSection( &orphan );
+    owner = start_thread( enter_and_exit, &orphan, &owner_tid );
+    finish_thread( owner, FALSE );
+    waiter = start_thread( enter_and_leave, &orphan, &waiter_tid );
+    {
+        const struct expect expect[] = { BLOCKED( waiter_tid ), OBJECT( WctCriticalSectionType, WctStatusOwned ) };
+        ret = query_chain( waiter_tid, 0, WCT_MAX_NODE_COUNT, expect, 2 );
+        ok( ret && node_count == 2, "W-46: %d, %lu nodes, error %lu\n", ret, node_count, GetLastError() );
+        ok( !is_cycle, "W-46: cycle\n" );
+        check_chain( expect, 2 );
+    }
+    finish_thread( waiter, TRUE );
+}
+
 /* W-30: an abandoned mutex */
 static DWORD WINAPI own_and_exit( void *arg )
 {
@@ -902,6 +938,7 @@ START_TEST(wct)
     test_async_close();
     test_close_in_callback();
     test_long_chain();
+    test_section_of_exited_owner();
     test_abandoned_mutex();
 
     pCloseThreadWaitChainSession( session );
