@@ -46,7 +46,7 @@ enum piece_state
 
 #define MAX_MEMORY_PIECES 256
 
-/* Reads up to MAX_MEMORY_PIECES pieces at once, one system call for all of
+/* Reads the pieces together, one system call for MAX_MEMORY_PIECES of
  * them where the kernel allows (process_vm_readv); says in each piece's
  * state how it went. Sets no error. */
 extern void read_process_memory_pieces( struct process *process, struct memory_piece *pieces,

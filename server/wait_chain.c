@@ -84,6 +84,9 @@ struct thread_record
     struct wait_record    copies[2][2];  /* as read: the 64-bit record twice, then the 32-bit one */
     int                   owner_state;   /* PIECE_*: the owner of the critical section it waits for */
     unsigned long long    owner;
+    client_ptr_t          guess;         /* the section it waited for at the last query (0: none) */
+    int                   guess_wow64;
+    int                   alone;         /* its record was read again alone, after the guess */
 };
 
 struct process_records
@@ -285,15 +288,12 @@ static struct thread_record *add_thread_record( struct process_records *records,
     return entry;
 }
 
-/* Reads the records of the entries from 'first' on together: each twice
- * in a row, and a WoW64 thread's 32-bit one as well. */
-static void read_thread_records( struct process_records *records, unsigned int first )
+/* The pieces that read the records of the entries from 'first' on: each
+ * twice in a row, and a WoW64 thread's 32-bit one as well. */
+static unsigned int record_pieces( struct process_records *records, unsigned int first,
+                                   struct memory_piece *pieces )
 {
-    struct memory_piece pieces[BATCH_THREADS * 4];
-    int wow64 = is_wow64_process( records->process );
-    unsigned int i, j, n = 0, per_thread = wow64 ? 4 : 2;
-    struct recorded_wait wait32, wait64;
-    int have32, have64;
+    unsigned int i, j, n = 0, per_thread = is_wow64_process( records->process ) ? 4 : 2;
 
     for (i = first; i < records->count; i++)
     {
@@ -307,7 +307,16 @@ static void read_thread_records( struct process_records *records, unsigned int f
             n++;
         }
     }
-    read_process_memory_pieces( records->process, pieces, n );
+    return n;
+}
+
+/* Takes the records of the entries from 'first' on that record_pieces' pieces read. */
+static void take_records( struct process_records *records, unsigned int first, const struct memory_piece *pieces )
+{
+    int wow64 = is_wow64_process( records->process );
+    unsigned int i, j, n, per_thread = wow64 ? 4 : 2;
+    struct recorded_wait wait32, wait64;
+    int have32, have64;
 
     for (i = first, n = 0; i < records->count; i++, n += per_thread)
     {
@@ -318,6 +327,7 @@ static void read_thread_records( struct process_records *records, unsigned int f
         if (j < per_thread)
         {
             entry->state = read_record_alone( entry->thread, &entry->wait ) ? RECORD_SOME : RECORD_NONE;
+            entry->alone = 1;
             continue;
         }
         have64 = pieces[n].state == PIECE_READ && pieces[n + 1].state == PIECE_READ &&
@@ -331,6 +341,7 @@ static void read_thread_records( struct process_records *records, unsigned int f
              memcmp( &entry->copies[1][0], &entry->copies[1][1], sizeof(struct wait_record) )))
         {
             entry->state = read_record_alone( entry->thread, &entry->wait ) ? RECORD_SOME : RECORD_NONE;
+            entry->alone = 1;
             continue;
         }
         entry->state = choose_record( wow64, have32, &wait32, have64, &wait64, &entry->wait ) ?
@@ -338,24 +349,169 @@ static void read_thread_records( struct process_records *records, unsigned int f
     }
 }
 
+/* Where a critical section's OwningThread is, and its size: 32-bit code's
+ * RTL_CRITICAL_SECTION has DebugInfo, LockCount, RecursionCount, then a
+ * 4-byte OwningThread at offset 12. */
+static client_ptr_t section_owner_field( client_ptr_t section, int wow64, data_size_t *size )
+{
+    *size = wow64 ? 4 : sizeof(ULONGLONG);
+    return section + (wow64 ? 12 : FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ));
+}
+
+/* The pieces that read the owners of the critical sections that the
+ * entries before 'limit' wait for, where not read yet; 'asked' says whose. */
+static unsigned int owner_pieces( struct process_records *records, unsigned int limit,
+                                  struct memory_piece *pieces, struct thread_record **asked )
+{
+    unsigned int i, n = 0;
+
+    for (i = 0; i < limit; i++)
+    {
+        struct thread_record *entry = &records->threads[i];
+
+        if (entry->state != RECORD_SOME || entry->wait.kind != WAIT_RECORD_CRITICAL_SECTION ||
+            entry->owner_state != PIECE_UNREAD)
+            continue;
+        entry->owner = 0;
+        pieces[n].addr = section_owner_field( entry->wait.address, entry->wait.wow64, &pieces[n].size );
+        pieces[n].dest = &entry->owner;
+        asked[n++] = entry;
+    }
+    return n;
+}
+
+/*
+ * A chain is asked for again and again (a watchdog, a hang reporter, a
+ * test waiting for a chain to form). The sections the last threads read
+ * waited for are kept, so that the owner of a section a thread still
+ * waits for is read with its record, in the same system call (after it,
+ * as a later read would): an owner read for a section the thread no
+ * longer waits for is dropped. Threads are told apart by pointer and id,
+ * never dereferenced.
+ */
+#define KEPT_SECTIONS 64
+
+static struct kept_section
+{
+    const struct thread *thread;
+    thread_id_t          id;
+    client_ptr_t         section;   /* 0: none */
+    int                  wow64;
+} kept_sections[KEPT_SECTIONS];
+
+static struct kept_section *kept_section( const struct thread *thread )
+{
+    return &kept_sections[(thread->id / 4) % KEPT_SECTIONS];
+}
+
+/* Guesses the sections of the entries from 'first' on; the pieces that read their owners. */
+static unsigned int guess_pieces( struct process_records *records, unsigned int first,
+                                  struct memory_piece *pieces )
+{
+    unsigned int i, n = 0;
+
+    for (i = first; i < records->count; i++)
+    {
+        struct thread_record *entry = &records->threads[i];
+        const struct kept_section *kept = kept_section( entry->thread );
+
+        entry->guess = 0;
+        if (kept->thread != entry->thread || kept->id != entry->thread->id || !kept->section) continue;
+        entry->guess = kept->section;
+        entry->guess_wow64 = kept->wow64;
+        pieces[n].addr = section_owner_field( kept->section, kept->wow64, &pieces[n].size );
+        pieces[n].dest = &entry->owner;
+        n++;
+    }
+    return n;
+}
+
+/* Takes the owners that guessed right, read after the record they go with;
+ * keeps the sections read for the next query. */
+static void take_guesses( struct process_records *records, unsigned int first, const struct memory_piece *pieces )
+{
+    unsigned int i, n = 0;
+
+    for (i = first; i < records->count; i++)
+    {
+        struct thread_record *entry = &records->threads[i];
+        struct kept_section *kept = kept_section( entry->thread );
+        int section = entry->state == RECORD_SOME && entry->wait.kind == WAIT_RECORD_CRITICAL_SECTION;
+
+        if (entry->guess)
+        {
+            if (section && !entry->alone && entry->wait.address == entry->guess &&
+                entry->wait.wow64 == entry->guess_wow64)
+                entry->owner_state = pieces[n].state;
+            else
+                entry->owner = 0;
+            n++;
+        }
+        kept->thread = entry->thread;
+        kept->id = entry->thread->id;
+        kept->section = section ? entry->wait.address : 0;
+        kept->wow64 = section && entry->wait.wow64;
+    }
+}
+
+/*
+ * One read of the process, one system call where the kernel allows: the
+ * owners of the sections that the entries before 'first' wait for, where
+ * not read yet, the records of the entries from 'first' on, and the owners
+ * of the sections they waited for at the last query.
+ */
+static void read_process_records( struct process_records *records, unsigned int first )
+{
+    struct memory_piece pieces[BATCH_THREADS * 6];
+    struct thread_record *asked[BATCH_THREADS];
+    unsigned int i, owners = owner_pieces( records, first, pieces, asked );
+    unsigned int count = owners + record_pieces( records, first, pieces + owners );
+    unsigned int guesses = guess_pieces( records, first, pieces + count );
+
+    read_process_memory_pieces( records->process, pieces, count + guesses );
+    for (i = 0; i < owners; i++) asked[i]->owner_state = pieces[i].state;
+    take_records( records, first, pieces + owners );
+    take_guesses( records, first, pieces + count );
+}
+
+/* Adds the process's threads that may be in a recorded wait to its
+ * entries, as far as BATCH_THREADS, once: not the one that asks for the
+ * chain, which runs this request (it is read alone if the chain gets to it). */
+static void add_process_threads( struct process_records *records )
+{
+    struct thread *other;
+    unsigned int looked = 0;
+
+    if (records->batched) return;
+    records->batched = 1;
+    LIST_FOR_EACH_ENTRY( other, &records->process->thread_list, struct thread, proc_entry )
+    {
+        if (records->count == BATCH_THREADS || looked++ >= 4 * BATCH_THREADS) break;
+        if (other == current || !may_have_record( other ) || find_thread_record( records, other )) continue;
+        add_thread_record( records, other );
+    }
+}
+
 /*
  * The wait a thread recorded, if any. A chain through critical sections
  * reads a record at each thread it passes, one after the other; so the
  * first thread of a process a chain asks for is read alone (a chain of one
- * thread reads no more than that), and at the second the records of all
- * the process's threads that may be in a recorded wait (no server wait, or
- * one a recorded path makes) are read together, in one system call, as
- * far as BATCH_THREADS; the chain's other hops in the process then read
- * nothing. Threads past the bound, and processes past BATCH_PROCESSES, are
- * read alone.
+ * thread reads no more than that), and at the next read of the process (the
+ * owner of that thread's section, or the record of a second thread) the
+ * records of all the process's threads that may be in a recorded wait (no
+ * server wait, or one a recorded path makes) are read with it, in one
+ * system call, as far as BATCH_THREADS, with the owners of the sections
+ * they waited for at the last query (kept_sections); the chain's other
+ * hops in the process then read nothing, or the owners of sections they
+ * did not wait for then, all in one more. Threads past the bound, and
+ * processes past BATCH_PROCESSES, are read alone.
  */
 static int read_wait_record( struct chain *chain, struct thread *thread, struct wait *wait )
 {
     struct process *process = thread->process;
     struct process_records *records;
     struct thread_record *entry;
-    struct thread *other;
-    unsigned int first, looked = 0;
+    unsigned int first;
     struct recorded_wait recorded;
 
     if (!thread->teb) return 0;
@@ -372,17 +528,8 @@ static int read_wait_record( struct chain *chain, struct thread *thread, struct 
             if (!read_record_alone( thread, &recorded )) return 0;
             goto found;
         }
-        if (first && !records->batched)
-        {
-            records->batched = 1;
-            LIST_FOR_EACH_ENTRY( other, &process->thread_list, struct thread, proc_entry )
-            {
-                if (records->count == BATCH_THREADS || looked++ >= 4 * BATCH_THREADS) break;
-                if (other == thread || !may_have_record( other ) || find_thread_record( records, other )) continue;
-                add_thread_record( records, other );
-            }
-        }
-        read_thread_records( records, first );
+        if (first) add_process_threads( records );
+        read_process_records( records, first );
     }
     if (entry->state != RECORD_SOME) return 0;
     recorded = entry->wait;
@@ -494,27 +641,17 @@ static int seen_before( struct chain *chain, struct thread *thread )
     return 0;
 }
 
-/* Where a critical section's OwningThread is, and its size: 32-bit code's
- * RTL_CRITICAL_SECTION has DebugInfo, LockCount, RecursionCount, then a
- * 4-byte OwningThread at offset 12. */
-static client_ptr_t section_owner_field( client_ptr_t section, int wow64, data_size_t *size )
-{
-    *size = wow64 ? 4 : sizeof(ULONGLONG);
-    return section + (wow64 ? 12 : FIELD_OFFSET( RTL_CRITICAL_SECTION, OwningThread ));
-}
-
 /* The owner of the critical section a thread waits for. At the first one
- * a chain asks for in a process, the owners of the sections that every
- * thread whose record was read with it waits for are read together: the
- * chain's other hops through the process read nothing. */
+ * a chain asks for in a process, the records of the process's other
+ * threads are read with it (read_wait_record), and at the next, the owners
+ * of the sections that every thread read waits for: the chain's other hops
+ * through the process read nothing. */
 static int read_section_owner( struct chain *chain, struct thread *thread, const struct wait *wait,
                                unsigned long long *owner )
 {
     struct process_records *records = find_process_records( chain, thread->process );
     struct thread_record *entry = records ? find_thread_record( records, thread ) : NULL;
-    struct thread_record *asked[BATCH_THREADS];
-    struct memory_piece pieces[BATCH_THREADS];
-    unsigned int i, n = 0;
+    unsigned int first;
     data_size_t size;
     client_ptr_t addr;
 
@@ -524,20 +661,9 @@ static int read_section_owner( struct chain *chain, struct thread *thread, const
     {
         if (entry->owner_state == PIECE_UNREAD)
         {
-            for (i = 0; i < records->count; i++)
-            {
-                struct thread_record *other = &records->threads[i];
-
-                if (other->state != RECORD_SOME || other->wait.kind != WAIT_RECORD_CRITICAL_SECTION ||
-                    other->owner_state != PIECE_UNREAD)
-                    continue;
-                other->owner = 0;
-                pieces[n].addr = section_owner_field( other->wait.address, other->wait.wow64, &pieces[n].size );
-                pieces[n].dest = &other->owner;
-                asked[n++] = other;
-            }
-            read_process_memory_pieces( thread->process, pieces, n );
-            for (i = 0; i < n; i++) asked[i]->owner_state = pieces[i].state;
+            first = records->count;
+            add_process_threads( records );
+            read_process_records( records, first );
         }
         if (entry->owner_state == PIECE_READ) *owner = entry->owner;
         if (entry->owner_state != PIECE_UNREAD) return entry->owner_state == PIECE_READ;

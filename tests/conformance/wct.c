@@ -631,6 +631,146 @@ static void test_long_chain(void)
     for (i = 7; i >= 0; i--) finish_thread( t[i], FALSE );
 }
 
+/* W-45: a chain of seven threads through critical sections, some in an
+ * array (next to each other), some each on a page of its own, that ends
+ * at the thread asking (Running); asked three times, from its middle, and
+ * after a thread of it moved to another section */
+#define SECTION_THREADS 7
+
+static CRITICAL_SECTION section_array[4];
+static CRITICAL_SECTION *sections[SECTION_THREADS + 1];
+static volatile LONG sections_held;
+static HANDLE section_moved;
+
+static DWORD WINAPI hold_section_and_enter_next( void *arg )
+{
+    int i = (int)(INT_PTR)arg;
+
+    EnterCriticalSection( sections[i] );
+    InterlockedIncrement( &sections_held );
+    while (sections_held < SECTION_THREADS) Sleep( 1 );
+    EnterCriticalSection( sections[i + 1] );
+    return 0;
+}
+
+/* enters the section it is given, leaves it, then enters the second one */
+static DWORD WINAPI enter_then_wait( void *arg )
+{
+    EnterCriticalSection( arg );
+    LeaveCriticalSection( arg );
+    EnterCriticalSection( sections[1] );
+    return 0;
+}
+
+static DWORD WINAPI hold_section_and_wait( void *arg )
+{
+    EnterCriticalSection( arg );
+    SetEvent( section_moved );
+    WaitForSingleObject( never_event, INFINITE );
+    return 0;
+}
+
+static void test_section_chain(void)
+{
+    struct expect expect[2 * SECTION_THREADS + 1];
+    CRITICAL_SECTION *own_page[4];
+    HANDLE t[SECTION_THREADS], mover, holder;
+    DWORD tid[SECTION_THREADS], mover_tid, holder_tid, start;
+    LONG lock_count;
+    BOOL ret;
+    int i, j;
+
+    for (i = 0; i < 4; i++)
+    {
+        own_page[i] = VirtualAlloc( NULL, 4096, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE );
+        sections[2 * i] = &section_array[i];
+        sections[2 * i + 1] = own_page[i];
+    }
+    for (i = 0; i <= SECTION_THREADS; i++) InitializeCriticalSection( sections[i] );
+    EnterCriticalSection( sections[SECTION_THREADS] );
+    sections_held = 0;
+    for (i = 0; i < SECTION_THREADS; i++)
+        t[i] = start_thread( hold_section_and_enter_next, (void *)(INT_PTR)i, &tid[i] );
+    for (i = 0; i < SECTION_THREADS; i++)
+    {
+        expect[2 * i].type = WctThreadType;
+        expect[2 * i].status = WctStatusBlocked;
+        expect[2 * i].tid = tid[i];
+        expect[2 * i + 1].type = WctCriticalSectionType;
+        expect[2 * i + 1].status = WctStatusOwned;
+        expect[2 * i + 1].tid = 0;
+    }
+    expect[2 * SECTION_THREADS].type = WctThreadType;
+    expect[2 * SECTION_THREADS].status = WctStatusRunning;
+    expect[2 * SECTION_THREADS].tid = GetCurrentThreadId();
+
+    ret = query_chain( tid[0], 0, WCT_MAX_NODE_COUNT, expect, 2 * SECTION_THREADS + 1 );
+    ok( ret && node_count == 2 * SECTION_THREADS + 1, "W-45: %d, %lu nodes\n", ret, node_count );
+    /* the chain stays as it is: each further query gives it exactly */
+    for (j = 0; j < 3; j++)
+    {
+        node_count = WCT_MAX_NODE_COUNT;
+        ret = pGetThreadWaitChain( session, 0, 0, tid[0], &node_count, nodes, &is_cycle );
+        ok( ret && node_count == 2 * SECTION_THREADS + 1, "W-45: query %d: %d, %lu nodes\n", j, ret, node_count );
+        ok( !is_cycle, "W-45: query %d: cycle\n", j );
+        check_chain( expect, 2 * SECTION_THREADS + 1 );
+    }
+    node_count = WCT_MAX_NODE_COUNT;
+    ret = pGetThreadWaitChain( session, 0, 0, tid[3], &node_count, nodes, &is_cycle );
+    ok( ret && node_count == 2 * (SECTION_THREADS - 3) + 1, "W-45: from the middle: %d, %lu nodes\n",
+        ret, node_count );
+    check_chain( expect + 6, 2 * (SECTION_THREADS - 3) + 1 );
+    for (i = 0; i < SECTION_THREADS; i++) finish_thread( t[i], TRUE );
+    LeaveCriticalSection( sections[SECTION_THREADS] );
+
+    /* a thread that waited for one section, asked about, then waits for
+     * another: the owner is that of the other */
+    for (i = 0; i <= SECTION_THREADS; i++) InitializeCriticalSection( sections[i] );
+    section_moved = CreateEventA( NULL, TRUE, FALSE, NULL );
+    EnterCriticalSection( sections[0] );
+    mover = start_thread( enter_then_wait, sections[0], &mover_tid );
+    {
+        const struct expect first[] =
+            { BLOCKED( mover_tid ), OBJECT( WctCriticalSectionType, WctStatusOwned ),
+              RUNNING( GetCurrentThreadId() ) };
+        ret = query_chain( mover_tid, 0, WCT_MAX_NODE_COUNT, first, 3 );
+        ok( ret && node_count == 3, "W-45: before the move: %d, %lu nodes\n", ret, node_count );
+        check_chain( first, 3 );
+    }
+    holder = start_thread( hold_section_and_wait, sections[1], &holder_tid );
+    WaitForSingleObject( section_moved, INFINITE );
+    lock_count = sections[1]->LockCount;
+    LeaveCriticalSection( sections[0] );
+    /* Not asked while it moves (the server would learn the move): the
+     * count of the second section says it came, and the first query that
+     * finds it waiting there has the section and its owner right. Until it
+     * waits, it runs: one node. */
+    start = GetTickCount();
+    while (sections[1]->LockCount == lock_count && GetTickCount() - start < 10000) Sleep( 1 );
+    Sleep( 50 );
+    for (;;)
+    {
+        const struct expect moved[] =
+            { BLOCKED( mover_tid ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( holder_tid ) };
+
+        node_count = WCT_MAX_NODE_COUNT;
+        ret = pGetThreadWaitChain( session, 0, 0, mover_tid, &node_count, nodes, &is_cycle );
+        ok( ret, "W-45: after the move: error %lu\n", GetLastError() );
+        if (ret && node_count == 1 && nodes[0].ObjectStatus == WctStatusRunning && GetTickCount() - start < 10000)
+        {
+            Sleep( 10 );
+            continue;
+        }
+        ok( ret && node_count == 3, "W-45: after the move: %d, %lu nodes\n", ret, node_count );
+        check_chain( moved, 3 );
+        break;
+    }
+    finish_thread( mover, TRUE );
+    finish_thread( holder, TRUE );
+    CloseHandle( section_moved );
+    for (i = 0; i < 4; i++) VirtualFree( own_page[i], 0, MEM_RELEASE );
+}
+
 /* W-46: a critical section whose owner exited without leaving it: the
  * chain ends at the section, Owned, and the query does not fail */
 static DWORD WINAPI enter_and_exit( void *arg )
@@ -938,6 +1078,7 @@ START_TEST(wct)
     test_async_close();
     test_close_in_callback();
     test_long_chain();
+    test_section_chain();
     test_section_of_exited_owner();
     test_abandoned_mutex();
 
