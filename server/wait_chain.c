@@ -382,14 +382,18 @@ static unsigned int owner_pieces( struct process_records *records, unsigned int 
 
 /*
  * A chain is asked for again and again (a watchdog, a hang reporter, a
- * test waiting for a chain to form). The sections the last threads read
- * waited for are kept, so that the owner of a section a thread still
- * waits for is read with its record, in the same system call (after it,
- * as a later read would): an owner read for a section the thread no
- * longer waits for is dropped. Threads are told apart by pointer and id,
- * never dereferenced.
+ * test waiting for a chain to form). The section each of the last threads
+ * read waited for, and the owner found for it, are kept: the first read of
+ * a process reads, with the record of the chain's first thread, the owner
+ * of the section it waited for, the record of the thread that owned it,
+ * and so on along the chain as it was (after each record, as a later read
+ * would). An owner read for a section the thread no longer waits for is
+ * dropped, and where the chain no longer goes through a thread read so,
+ * the walk reads as it would have. Threads are told apart by pointer and
+ * id, never dereferenced.
  */
 #define KEPT_SECTIONS 64
+#define MAX_PREDICTED (WCT_MAX_NODE_COUNT / 2 + 1)   /* thread nodes of a chain through sections */
 
 static struct kept_section
 {
@@ -397,11 +401,51 @@ static struct kept_section
     thread_id_t          id;
     client_ptr_t         section;   /* 0: none */
     int                  wow64;
+    thread_id_t          owner;     /* the owner found for it (0: none) */
 } kept_sections[KEPT_SECTIONS];
 
 static struct kept_section *kept_section( const struct thread *thread )
 {
     return &kept_sections[(thread->id / 4) % KEPT_SECTIONS];
+}
+
+static int is_kept( const struct kept_section *kept, const struct thread *thread )
+{
+    return kept->thread == thread && kept->id == thread->id;
+}
+
+/* Adds the threads of the chain as it was from the last entry on (its
+ * first thread's), as far as MAX_PREDICTED. */
+static void add_predicted_threads( struct process_records *records )
+{
+    struct thread *thread = records->threads[records->count - 1].thread, *next;
+    const struct kept_section *kept;
+
+    while (records->count < MAX_PREDICTED)
+    {
+        kept = kept_section( thread );
+        if (!is_kept( kept, thread ) || !kept->section || !kept->owner) return;
+        if (!(next = get_thread_from_id( kept->owner )))
+        {
+            clear_error();
+            return;
+        }
+        release_object( next );  /* still referenced by the thread table */
+        if (next->process != records->process || next == current || !may_have_record( next ) ||
+            find_thread_record( records, next ))
+            return;
+        add_thread_record( records, next );
+        thread = next;
+    }
+}
+
+/* Remembers the owner found for the section a thread waits for. */
+static void keep_owner( const struct thread *thread, client_ptr_t section, unsigned long long owner )
+{
+    struct kept_section *kept = kept_section( thread );
+
+    if (is_kept( kept, thread ) && kept->section == section)
+        kept->owner = owner == (thread_id_t)owner ? owner : 0;
 }
 
 /* Guesses the sections of the entries from 'first' on; the pieces that read their owners. */
@@ -416,7 +460,7 @@ static unsigned int guess_pieces( struct process_records *records, unsigned int 
         const struct kept_section *kept = kept_section( entry->thread );
 
         entry->guess = 0;
-        if (kept->thread != entry->thread || kept->id != entry->thread->id || !kept->section) continue;
+        if (!is_kept( kept, entry->thread ) || !kept->section) continue;
         entry->guess = kept->section;
         entry->guess_wow64 = kept->wow64;
         pieces[n].addr = section_owner_field( kept->section, kept->wow64, &pieces[n].size );
@@ -447,6 +491,7 @@ static void take_guesses( struct process_records *records, unsigned int first, c
                 entry->owner = 0;
             n++;
         }
+        if (!is_kept( kept, entry->thread ) || !section || kept->section != entry->wait.address) kept->owner = 0;
         kept->thread = entry->thread;
         kept->id = entry->thread->id;
         kept->section = section ? entry->wait.address : 0;
@@ -503,8 +548,10 @@ static void add_process_threads( struct process_records *records )
  * system call, as far as BATCH_THREADS, with the owners of the sections
  * they waited for at the last query (kept_sections); the chain's other
  * hops in the process then read nothing, or the owners of sections they
- * did not wait for then, all in one more. Threads past the bound, and
- * processes past BATCH_PROCESSES, are read alone.
+ * did not wait for then, all in one more. A chain asked for before reads
+ * its threads as they were then with its first one (add_predicted_threads).
+ * Threads past the bound, and processes past BATCH_PROCESSES, are read
+ * alone.
  */
 static int read_wait_record( struct chain *chain, struct thread *thread, struct wait *wait )
 {
@@ -529,6 +576,7 @@ static int read_wait_record( struct chain *chain, struct thread *thread, struct 
             goto found;
         }
         if (first) add_process_threads( records );
+        else add_predicted_threads( records );
         read_process_records( records, first );
     }
     if (entry->state != RECORD_SOME) return 0;
@@ -665,7 +713,11 @@ static int read_section_owner( struct chain *chain, struct thread *thread, const
             add_process_threads( records );
             read_process_records( records, first );
         }
-        if (entry->owner_state == PIECE_READ) *owner = entry->owner;
+        if (entry->owner_state == PIECE_READ)
+        {
+            *owner = entry->owner;
+            keep_owner( thread, wait->address, *owner );
+        }
         if (entry->owner_state != PIECE_UNREAD) return entry->owner_state == PIECE_READ;
     }
     /* not read with others, or the kernel would not read them so */

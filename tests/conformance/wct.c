@@ -634,7 +634,7 @@ static void test_long_chain(void)
 /* W-45: a chain of seven threads through critical sections, some in an
  * array (next to each other), some each on a page of its own, that ends
  * at the thread asking (Running); asked three times, from its middle, and
- * after a thread of it moved to another section */
+ * after a thread in its middle moved to another section */
 #define SECTION_THREADS 7
 
 static CRITICAL_SECTION section_array[4];
@@ -653,12 +653,20 @@ static DWORD WINAPI hold_section_and_enter_next( void *arg )
     return 0;
 }
 
-/* enters the section it is given, leaves it, then enters the second one */
-static DWORD WINAPI enter_then_wait( void *arg )
+/* holds the third section, waits for the first, leaves it, then waits for the second */
+static DWORD WINAPI hold_then_move( void *arg )
 {
-    EnterCriticalSection( arg );
-    LeaveCriticalSection( arg );
+    EnterCriticalSection( sections[2] );
+    EnterCriticalSection( sections[0] );
+    LeaveCriticalSection( sections[0] );
     EnterCriticalSection( sections[1] );
+    return 0;
+}
+
+static DWORD WINAPI enter_third_section( void *arg )
+{
+    EnterCriticalSection( sections[2] );
+    LeaveCriticalSection( sections[2] );
     return 0;
 }
 
@@ -674,8 +682,8 @@ static void test_section_chain(void)
 {
     struct expect expect[2 * SECTION_THREADS + 1];
     CRITICAL_SECTION *own_page[4];
-    HANDLE t[SECTION_THREADS], mover, holder;
-    DWORD tid[SECTION_THREADS], mover_tid, holder_tid, start;
+    HANDLE t[SECTION_THREADS], mover, holder, waiter;
+    DWORD tid[SECTION_THREADS], mover_tid, holder_tid, waiter_tid, start;
     LONG lock_count;
     BOOL ret;
     int i, j;
@@ -723,12 +731,12 @@ static void test_section_chain(void)
     for (i = 0; i < SECTION_THREADS; i++) finish_thread( t[i], TRUE );
     LeaveCriticalSection( sections[SECTION_THREADS] );
 
-    /* a thread that waited for one section, asked about, then waits for
-     * another: the owner is that of the other */
+    /* a thread in the middle of a chain that waited for one section, asked
+     * about, then waits for another: the owner is that of the other */
     for (i = 0; i <= SECTION_THREADS; i++) InitializeCriticalSection( sections[i] );
     section_moved = CreateEventA( NULL, TRUE, FALSE, NULL );
     EnterCriticalSection( sections[0] );
-    mover = start_thread( enter_then_wait, sections[0], &mover_tid );
+    mover = start_thread( hold_then_move, NULL, &mover_tid );
     {
         const struct expect first[] =
             { BLOCKED( mover_tid ), OBJECT( WctCriticalSectionType, WctStatusOwned ),
@@ -737,6 +745,15 @@ static void test_section_chain(void)
         ok( ret && node_count == 3, "W-45: before the move: %d, %lu nodes\n", ret, node_count );
         check_chain( first, 3 );
     }
+    waiter = start_thread( enter_third_section, NULL, &waiter_tid );
+    {
+        const struct expect first[] =
+            { BLOCKED( waiter_tid ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( mover_tid ),
+              OBJECT( WctCriticalSectionType, WctStatusOwned ), RUNNING( GetCurrentThreadId() ) };
+        ret = query_chain( waiter_tid, 0, WCT_MAX_NODE_COUNT, first, 5 );
+        ok( ret && node_count == 5, "W-45: before the move, from the waiter: %d, %lu nodes\n", ret, node_count );
+        check_chain( first, 5 );
+    }
     holder = start_thread( hold_section_and_wait, sections[1], &holder_tid );
     WaitForSingleObject( section_moved, INFINITE );
     lock_count = sections[1]->LockCount;
@@ -744,27 +761,30 @@ static void test_section_chain(void)
     /* Not asked while it moves (the server would learn the move): the
      * count of the second section says it came, and the first query that
      * finds it waiting there has the section and its owner right. Until it
-     * waits, it runs: one node. */
+     * waits, it runs: the chain ends at it. */
     start = GetTickCount();
     while (sections[1]->LockCount == lock_count && GetTickCount() - start < 10000) Sleep( 1 );
     Sleep( 50 );
     for (;;)
     {
         const struct expect moved[] =
-            { BLOCKED( mover_tid ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( holder_tid ) };
+            { BLOCKED( waiter_tid ), OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( mover_tid ),
+              OBJECT( WctCriticalSectionType, WctStatusOwned ), BLOCKED( holder_tid ) };
 
         node_count = WCT_MAX_NODE_COUNT;
-        ret = pGetThreadWaitChain( session, 0, 0, mover_tid, &node_count, nodes, &is_cycle );
+        ret = pGetThreadWaitChain( session, 0, 0, waiter_tid, &node_count, nodes, &is_cycle );
         ok( ret, "W-45: after the move: error %lu\n", GetLastError() );
-        if (ret && node_count == 1 && nodes[0].ObjectStatus == WctStatusRunning && GetTickCount() - start < 10000)
+        if (ret && node_count == 3 && nodes[2].ObjectStatus == WctStatusRunning && GetTickCount() - start < 10000)
         {
             Sleep( 10 );
             continue;
         }
-        ok( ret && node_count == 3, "W-45: after the move: %d, %lu nodes\n", ret, node_count );
-        check_chain( moved, 3 );
+        ok( ret && node_count == 5, "W-45: after the move: %d, %lu nodes\n", ret, node_count );
+        ok( !is_cycle, "W-45: after the move: cycle\n" );
+        check_chain( moved, 5 );
         break;
     }
+    finish_thread( waiter, TRUE );
     finish_thread( mover, TRUE );
     finish_thread( holder, TRUE );
     CloseHandle( section_moved );
