@@ -46,9 +46,10 @@ enum piece_state
 
 #define MAX_MEMORY_PIECES 256
 
-/* Reads the pieces together, one system call for MAX_MEMORY_PIECES of
- * them where the kernel allows (process_vm_readv); says in each piece's
- * state how it went. Sets no error. */
+/* Reads the pieces together where the kernel allows (process_vm_readv:
+ * one system call for MAX_MEMORY_PIECES spans of them, a span being pieces
+ * close together on one page); says in each piece's state how it went.
+ * Sets no error. */
 extern void read_process_memory_pieces( struct process *process, struct memory_piece *pieces,
                                         unsigned int count );
 

@@ -86,7 +86,7 @@ struct thread_record
     unsigned long long    owner;
     client_ptr_t          guess;         /* the section it waited for at the last query (0: none) */
     int                   guess_wow64;
-    int                   alone;         /* its record was read again alone, after the guess */
+    int                   alone;         /* its record was read alone (not with the others), after the guess */
 };
 
 struct process_records
@@ -404,7 +404,7 @@ static struct kept_section
     thread_id_t          owner;     /* the owner found for it (0: none) */
 } kept_sections[KEPT_SECTIONS];
 
-static struct kept_section *kept_section( const struct thread *thread )
+static struct kept_section *kept_slot( const struct thread *thread )
 {
     return &kept_sections[(thread->id / 4) % KEPT_SECTIONS];
 }
@@ -423,7 +423,7 @@ static void add_predicted_threads( struct process_records *records )
 
     while (records->count < MAX_PREDICTED)
     {
-        kept = kept_section( thread );
+        kept = kept_slot( thread );
         if (!is_kept( kept, thread ) || !kept->section || !kept->owner) return;
         if (!(next = get_thread_from_id( kept->owner )))
         {
@@ -442,7 +442,7 @@ static void add_predicted_threads( struct process_records *records )
 /* Remembers the owner found for the section a thread waits for. */
 static void keep_owner( const struct thread *thread, client_ptr_t section, unsigned long long owner )
 {
-    struct kept_section *kept = kept_section( thread );
+    struct kept_section *kept = kept_slot( thread );
 
     if (is_kept( kept, thread ) && kept->section == section)
         kept->owner = owner == (thread_id_t)owner ? owner : 0;
@@ -457,12 +457,13 @@ static unsigned int guess_pieces( struct process_records *records, unsigned int 
     for (i = first; i < records->count; i++)
     {
         struct thread_record *entry = &records->threads[i];
-        const struct kept_section *kept = kept_section( entry->thread );
+        const struct kept_section *kept = kept_slot( entry->thread );
 
         entry->guess = 0;
         if (!is_kept( kept, entry->thread ) || !kept->section) continue;
         entry->guess = kept->section;
         entry->guess_wow64 = kept->wow64;
+        entry->owner = 0;  /* a 32-bit owner fills half of it */
         pieces[n].addr = section_owner_field( kept->section, kept->wow64, &pieces[n].size );
         pieces[n].dest = &entry->owner;
         n++;
@@ -479,7 +480,7 @@ static void take_guesses( struct process_records *records, unsigned int first, c
     for (i = first; i < records->count; i++)
     {
         struct thread_record *entry = &records->threads[i];
-        struct kept_section *kept = kept_section( entry->thread );
+        struct kept_section *kept = kept_slot( entry->thread );
         int section = entry->state == RECORD_SOME && entry->wait.kind == WAIT_RECORD_CRITICAL_SECTION;
 
         if (entry->guess)
@@ -521,7 +522,7 @@ static void read_process_records( struct process_records *records, unsigned int 
 
 /* Adds the process's threads that may be in a recorded wait to its
  * entries, as far as BATCH_THREADS, once: not the one that asks for the
- * chain, which runs this request (it is read alone if the chain gets to it). */
+ * chain, which runs this request (read_wait_record reads nothing of it). */
 static void add_process_threads( struct process_records *records )
 {
     struct thread *other;
@@ -561,7 +562,8 @@ static int read_wait_record( struct chain *chain, struct thread *thread, struct 
     unsigned int first;
     struct recorded_wait recorded;
 
-    if (!thread->teb) return 0;
+    /* the thread asking runs this request: it waits for nothing */
+    if (!thread->teb || thread == current) return 0;
     if (!(records = get_process_records( chain, process )))
     {
         if (!read_record_alone( thread, &recorded )) return 0;
