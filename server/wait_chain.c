@@ -404,7 +404,7 @@ static struct kept_section
     thread_id_t          owner;     /* the owner found for it (0: none) */
 } kept_sections[KEPT_SECTIONS];
 
-static struct kept_section *kept_slot( const struct thread *thread )
+static struct kept_section *kept_section_slot( const struct thread *thread )
 {
     return &kept_sections[(thread->id / 4) % KEPT_SECTIONS];
 }
@@ -423,7 +423,7 @@ static void add_predicted_threads( struct process_records *records )
 
     while (records->count < MAX_PREDICTED)
     {
-        kept = kept_slot( thread );
+        kept = kept_section_slot( thread );
         if (!is_kept( kept, thread ) || !kept->section || !kept->owner) return;
         if (!(next = get_thread_from_id( kept->owner )))
         {
@@ -442,7 +442,7 @@ static void add_predicted_threads( struct process_records *records )
 /* Remembers the owner found for the section a thread waits for. */
 static void keep_owner( const struct thread *thread, client_ptr_t section, unsigned long long owner )
 {
-    struct kept_section *kept = kept_slot( thread );
+    struct kept_section *kept = kept_section_slot( thread );
 
     if (is_kept( kept, thread ) && kept->section == section)
         kept->owner = owner == (thread_id_t)owner ? owner : 0;
@@ -457,7 +457,7 @@ static unsigned int guess_pieces( struct process_records *records, unsigned int 
     for (i = first; i < records->count; i++)
     {
         struct thread_record *entry = &records->threads[i];
-        const struct kept_section *kept = kept_slot( entry->thread );
+        const struct kept_section *kept = kept_section_slot( entry->thread );
 
         entry->guess = 0;
         if (!is_kept( kept, entry->thread ) || !kept->section) continue;
@@ -480,7 +480,7 @@ static void take_guesses( struct process_records *records, unsigned int first, c
     for (i = first; i < records->count; i++)
     {
         struct thread_record *entry = &records->threads[i];
-        struct kept_section *kept = kept_slot( entry->thread );
+        struct kept_section *kept = kept_section_slot( entry->thread );
         int section = entry->state == RECORD_SOME && entry->wait.kind == WAIT_RECORD_CRITICAL_SECTION;
 
         if (entry->guess)
