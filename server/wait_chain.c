@@ -380,6 +380,22 @@ static unsigned int owner_pieces( struct process_records *records, unsigned int 
     return n;
 }
 
+/* The thread of an id read from client memory, if it lives: not
+ * referenced (the thread table holds it), and no error set for an id that
+ * names none (an owner that exited without leaving its section). */
+static struct thread *thread_of_id( thread_id_t id )
+{
+    struct thread *thread = get_thread_from_id( id );
+
+    if (!thread)
+    {
+        clear_error();
+        return NULL;
+    }
+    release_object( thread );
+    return thread->state == TERMINATED ? NULL : thread;
+}
+
 /*
  * A chain is asked for again and again (a watchdog, a hang reporter, a
  * test waiting for a chain to form). The section each of the last threads
@@ -425,12 +441,7 @@ static void add_predicted_threads( struct process_records *records )
     {
         kept = kept_section_slot( thread );
         if (!is_kept( kept, thread ) || !kept->section || !kept->owner) return;
-        if (!(next = get_thread_from_id( kept->owner )))
-        {
-            clear_error();
-            return;
-        }
-        release_object( next );  /* still referenced by the thread table */
+        if (!(next = thread_of_id( kept->owner ))) return;
         if (next->process != records->process || next == current || !may_have_record( next ) ||
             find_thread_record( records, next ))
             return;
@@ -691,11 +702,11 @@ static int seen_before( struct chain *chain, struct thread *thread )
     return 0;
 }
 
-/* The owner of the critical section a thread waits for. At the first one
- * a chain asks for in a process, the records of the process's other
- * threads are read with it (read_wait_record), and at the next, the owners
- * of the sections that every thread read waits for: the chain's other hops
- * through the process read nothing. */
+/* The owner of the critical section a thread waits for, where it was not
+ * read with the thread's record: at the first one a chain asks for in a
+ * process, the records of the process's other threads are read with it,
+ * and at the next, the owners of the sections that every thread read
+ * waits for: the chain's other hops through the process read nothing. */
 static int read_section_owner( struct chain *chain, struct thread *thread, const struct wait *wait,
                                unsigned long long *owner )
 {
@@ -748,13 +759,7 @@ static struct thread *follow_critical_section( struct chain *chain, struct threa
 
     /* client memory: only a live thread of the same process is an owner */
     if (!owner_id || owner_id != (thread_id_t)owner_id) return NULL;
-    if (!(owner = get_thread_from_id( owner_id )))
-    {
-        clear_error();  /* it exited without leaving the section: the chain ends there */
-        return NULL;
-    }
-    release_object( owner );  /* still referenced by the thread table */
-    if (owner->process != process || owner->state == TERMINATED) return NULL;
+    if (!(owner = thread_of_id( owner_id )) || owner->process != process) return NULL;
     return owner;
 }
 
