@@ -5,6 +5,8 @@
 # (stock / layer: above 1 means the layer is faster, for times).
 #
 # Usage: tools/bench.sh [NAME...]     (default: every benchmark)
+#   start: a program's start through the launcher and through the loader
+#   alone, with another prefix's wineserver running (tools/bench_start.sh)
 #   NAME32 (backtrace_bench32): tests/bench/NAME.c built for i386, a 32-bit
 #   program in WoW64 mode; stock Wine runs it with its own i386 modules,
 #   built from the pristine source by tools/stock_i386.sh (make
@@ -41,7 +43,7 @@ table() {
          { sub(/\r$/, "") }
          $1 !~ /^#/ {
              s = ($1 in stock) ? sprintf("%.1f %s", stock[$1], unit[$1]) : "none"
-             r = ($1 in stock && $2 > 0 && unit[$1] == "ns") ? sprintf("%.3fx", stock[$1] / $2) : ""
+             r = ($1 in stock && $2 > 0 && (unit[$1] == "ns" || unit[$1] == "ms")) ? sprintf("%.3fx", stock[$1] / $2) : ""
              printf "%-28s %14s %14s %11s\n", $1, s, sprintf("%.1f %s", $2, $3), r
          }
          END { for (i = 1; i <= n; i++) printf "  (stock Wine %s: %s)\n", wine, notes[i]
@@ -103,11 +105,33 @@ median() {
 # unless Debian's wine32 is there to run them
 : "${WINE_SOURCE:=$TOP/$WINE_SOURCE_DEFAULT}"
 STOCK_I386_DIR="$TOP/build/stock-i386"
-names=${*:-"$(cd "$TOP/tests/bench" && ls *.c | sed 's/\.c$//') backtrace_bench32"}
+names=${*:-"$(cd "$TOP/tests/bench" && ls *.c | sed 's/\.c$//') backtrace_bench32 start"}
 for name in $names; do
+    if [ "$name" = start ]; then
+        # a program's start, timed from outside (tools/bench_start.sh)
+        run=1
+        while [ $run -le "$RUNS" ]; do
+            echo "bench: start, run $run of $RUNS (stock Wine $STOCK_NAME, then the layer)" >&2
+            for flavour in stock layer; do
+                opt=""; [ $flavour = layer ] || opt=--stock
+                "$TOP/tools/bench_start.sh" $opt "$BENCHBIN/start" >"$BENCHBIN/start.$flavour.$run" \
+                    2>"$BENCHBIN/start.$flavour.$run.err" || cat "$BENCHBIN/start.$flavour.$run.err" >&2
+            done
+            run=$((run + 1))
+        done
+        median start stock
+        median start layer
+        table start
+        continue
+    fi
     exe="$BENCHBIN/$name.exe" src="$TOP/tests/bench/$name.c" arch=x86_64 STOCK_I386=""
     if [ ! -f "$src" ] && [ "${name%32}" != "$name" ] && [ -f "$TOP/tests/bench/${name%32}.c" ]; then
         src="$TOP/tests/bench/${name%32}.c" arch=i386
+        rc=0; "$LAYER" --ia32 >/dev/null 2>&1 || rc=$?
+        if [ $rc = 126 ]; then
+            echo "bench: $name skipped: this kernel runs no 32-bit code ('loader/wine-layer --ia32' says why)" >&2
+            continue
+        fi
         if [ ! -x /usr/lib/wine/wine ]; then
             "$TOP/tools/stock_i386.sh" "$WINE_SOURCE" "$STAGED" "$STOCK_I386_DIR" "$(nproc)" >&2
             STOCK_I386="$STOCK_I386_DIR/lib"

@@ -70,6 +70,10 @@ do_install() {
             cp -p "$staged/$f" "$lib/$f"
         done
     done
+    # the launcher asks it whether the kernel runs 32-bit code
+    [ -x "$TOP/build/ia32-probe" ] || die "build/ia32-probe is missing: run make"
+    cp -p "$TOP/build/ia32-probe" "$lib/ia32-probe"
+    [ ! -f "$staged/i386.stamp" ] || cp -p "$staged/i386.stamp" "$lib/i386.stamp"
     i386=$(i386_files "$staged")
     for f in $i386; do
         mkdir -p "$lib/$(dirname "$f")"

@@ -22,7 +22,12 @@
 # are expected to fail, and one that passes fails the run until its line
 # is removed. Host checks are tests/host/NAME.sh,
 # run with LAYER, STOCK, TESTBIN, STAGED and WINE_SOURCE in the environment;
-# they pass by exiting 0. Output of each test: build/tests/NAME.log, and
+# they pass by exiting 0, are skipped by exiting 77 (the last line of
+# their output says why). On a kernel that runs no 32-bit code (wine-layer
+# --ia32) the conformance32 runs and the host tests whose header says
+# "# needs: 32-bit code" are skipped, and IA32_SKIP tells the other host
+# tests why, so they skip their 32-bit parts, each with a line
+# "skipped part: WHAT" that is counted. Output of each test: build/tests/NAME.log, and
 # build/tests-stock/NAME.log for the run on stock Wine.
 #
 # Copyright 2026 The wine-backtrace-wct authors
@@ -53,6 +58,21 @@ export WINETEST_PLATFORM
 passed=0
 failed=0
 skipped=0
+ia32_skipped=0
+
+# Can this kernel run 32-bit code? (WINE_LAYER_TEST_NO_IA32=1 says it
+# cannot, so that the skip paths are tried on any kernel.)
+IA32_SKIP=""
+"$LAYER" --ia32 >/dev/null 2>&1 ||
+    { [ $? != 126 ] || IA32_SKIP="this kernel runs no 32-bit code: 'loader/wine-layer --ia32' says why"; }
+export IA32_SKIP
+
+# skip_32 NAME [PART]: a 32-bit test, or PART of a test, not run here
+skip_32() {
+    skipped=$((skipped + 1))
+    ia32_skipped=$((ia32_skipped + 1))
+    echo "SKIP $1${2:+: $2} (32-bit code)"
+}
 failures=""
 expected=0
 
@@ -148,6 +168,13 @@ run_host() {
     timeout "$limit" sh "$TOP/tests/$name.sh" >"$log" 2>&1
     rc=$?
     took=$(( $(date +%s) - start ))
+    # the parts a test skipped on a kernel without 32-bit code
+    parts=$(sed -n 's/^skipped part: //p' "$log")
+    if [ -n "$parts" ]; then
+        while IFS= read -r part; do skip_32 "$name" "$part"; done <<EOF
+$parts
+EOF
+    fi
     if [ $rc = 0 ]; then
         report "$name" PASS "${took}s" "$log"
     elif [ $rc = 77 ]; then
@@ -183,12 +210,16 @@ for t in $tests; do
     if [ -f "$TOP/tests/$t.c" ]; then
         run_conformance "$t"
     elif [ "${t%%/*}" = conformance32 ] && [ -f "$TOP/tests/conformance/${t#*/}.c" ]; then
-        if not_run_32 "$TOP/tests/conformance/${t#*/}.c"; then
+        if [ -n "$IA32_SKIP" ]; then
+            skip_32 "$t"
+        elif not_run_32 "$TOP/tests/conformance/${t#*/}.c"; then
             failed=$((failed + 1))
             echo "FAIL $t (tests/conformance/${t#*/}.c says it is not run as a 32-bit program here, and why)"
         else
             run_conformance "$t"
         fi
+    elif [ -f "$TOP/tests/$t.sh" ] && [ -n "$IA32_SKIP" ] && grep -q '^# needs: 32-bit code' "$TOP/tests/$t.sh"; then
+        skip_32 "$t"
     elif [ -f "$TOP/tests/$t.sh" ]; then
         run_host "$t"
     else
@@ -199,6 +230,7 @@ done
 
 [ -n "${TEST_RUNNER:-}" ] || "$LAYER" $STOCK --kill
 [ -n "$failures" ] && echo "failed:$failures"
+[ $ia32_skipped = 0 ] || echo "skipped: $ia32_skipped 32-bit tests or parts, as $IA32_SKIP"
 if [ $flavour = stock ]; then
     echo "$passed passed, $failed failed ($expected of them expected on stock Wine, $EXPECTED)," \
          "$skipped skipped; logs in $LOGDIR"

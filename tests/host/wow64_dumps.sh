@@ -4,6 +4,7 @@
 # their WOW64_CONTEXT) both find the deadlock and name every frame of the
 # deadlocked threads, with the same text, from its 32-bit images (PE32
 # headers, x86 symbol names without their decoration), none above 4 GB.
+# needs: 32-bit code
 set -eu
 . "$TOP/tools/testlib.sh"
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
