@@ -18,7 +18,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tools/testlib.sh"
 opt=""
 [ "${1:-}" = --stock ] && { opt=--stock; shift; }
-dir=$1
+dir=$(mkdir -p "$1" && cd "$1" && pwd)
 STARTS=${BENCH_STARTS:-20}
 
 mkdir -p "$dir"
@@ -30,24 +30,32 @@ export WINEPREFIX="$dir/prefix${opt:+-stock}"
 other="$dir/other-prefix${opt:+-stock}"
 
 # the other prefix's wineserver, kept running for the whole benchmark
+server=$("$LAYER" $opt --env | sed -n 's/^WINESERVER=//p')
 mkdir -p "$other"
-WINEPREFIX="$other" "$("$LAYER" $opt --env | sed -n 's/^WINESERVER=//p')" -p
+WINEPREFIX="$other" "$server" -p 2>/dev/null || true  # (or it runs already)
 "$LAYER" $opt "$dir/empty.exe"  # makes the prefix (once), starts its wineserver
 
-# ms_per_start CMD...: the mean wall time of STARTS runs of CMD
-ms_per_start() {
-    t0=$(date +%s%N)
-    i=0
-    while [ $i -lt "$STARTS" ]; do "$@" >/dev/null 2>&1 || true; i=$((i + 1)); done
-    t1=$(date +%s%N)
-    echo $(( (t1 - t0) / STARTS / 1000 )) | awk '{ printf "%.1f\n", $1 / 1000 }'
-}
+# the loader alone runs in the environment the launcher gives it
+loader_env=$("$LAYER" $opt --env | sed 's/^/export /')
+run_loader() (
+    eval "$loader_env"
+    export WINEDLLOVERRIDES="${WINEDLLOVERRIDES:-mscoree,mshtml=}"
+    exec "$WINELOADER" "$dir/empty.exe"
+)
+now() { date +%s%N; }
 
-echo "start_launcher $(ms_per_start "$LAYER" $opt "$dir/empty.exe") ms"
-# the loader alone, in the environment the launcher gives it
-eval "$("$LAYER" $opt --env | sed 's/^/export /')"
-export WINEDLLOVERRIDES="${WINEDLLOVERRIDES:-mscoree,mshtml=}"
-echo "start_loader $(ms_per_start "$WINELOADER" "$dir/empty.exe") ms"
+# STARTS of each, interleaved, so that both see the same machine (the
+# prefix's services may still be starting at first)
+launcher=0 loader=0 i=0
+while [ $i -lt "$STARTS" ]; do
+    t0=$(now); "$LAYER" $opt "$dir/empty.exe" >/dev/null 2>&1 || true
+    t1=$(now); run_loader >/dev/null 2>&1 || true
+    t2=$(now)
+    launcher=$((launcher + t1 - t0)) loader=$((loader + t2 - t1)) i=$((i + 1))
+done
+ms() { echo "$1" | awk -v n="$STARTS" '{ printf "%.1f", $1 / n / 1e6 }'; }
+echo "start_launcher $(ms $launcher) ms"
+echo "start_loader $(ms $loader) ms"
 
-"$WINESERVER" -k 2>/dev/null || true
-WINEPREFIX="$other" "$WINESERVER" -k 2>/dev/null || true
+"$server" -k 2>/dev/null || true
+WINEPREFIX="$other" "$server" -k 2>/dev/null || true
