@@ -81,18 +81,31 @@ WINEPREFIX="$dir/switch" expect_launcher 1 "was set up by another Wine; running 
 
 # a wineserver that works in its prefix for a moment (it loads or saves the
 # registry there) is still the prefix's: the launcher finds it by the lock
-# file it holds, so wctdump does not say that nothing runs there; here one
-# that is not the layer's, in a prefix with no other server
+# file it holds (open, with a POSIX lock on it, as Wine's wineserver holds
+# it), so wctdump does not say that nothing runs there; here one that is
+# not the layer's, in a prefix with no other server
 mkdir -p "$dir/busy/prefix"
 : >"$dir/busy/prefix/system.reg"
 echo layer >"$dir/busy/prefix/.wine-layer-flavour"
 sdir="$dir/busy/tmp/server-$(stat -c '%d-%i' "$dir/busy/prefix" | awk -F- '{ printf "%x-%x", $1, $2 }')"
 mkdir -p "$sdir"
 : >"$sdir/lock"
-cp "$(command -v sleep)" "$dir/busy/wineserver"
-(cd "$dir/busy/prefix" && exec "$dir/busy/wineserver" 60 9<"$sdir/lock") &
+cat >"$dir/busy/fake.c" <<'EOC'
+#include <fcntl.h>
+#include <unistd.h>
+int main( int argc, char **argv )
+{
+    struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+    int fd = open( argv[1], O_WRONLY );
+    if (argc < 2 || fd < 0 || fcntl( fd, F_SETLK, &fl ) < 0) return 1;
+    sleep( 60 );
+    return 0;
+}
+EOC
+gcc -o "$dir/busy/wineserver" "$dir/busy/fake.c"
+(cd "$dir/busy/prefix" && exec "$dir/busy/wineserver" "$sdir/lock") &
 busy=$!
-for i in $(seq 50); do [ "$(readlink "/proc/$busy/fd/9")" = "$sdir/lock" ] && break; sleep 0.1; done
+for i in $(seq 50); do grep -q "POSIX .* $busy " /proc/locks && break; sleep 0.1; done
 WINEPREFIX="$dir/busy/prefix" expect_launcher 2 "is served by another wineserver ($dir/busy/wineserver)" wctdump
 kill $busy; wait $busy 2>/dev/null || true
 
