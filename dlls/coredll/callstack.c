@@ -42,6 +42,11 @@ WINE_DEFAULT_DEBUG_CHANNEL(callstack);
 #define KNOWN_FLAGS (STACKSNAP_FAIL_IF_INCOMPLETE | STACKSNAP_EXTENDED_INFO | STACKSNAP_INPROC_ONLY | \
                      STACKSNAP_RETURN_FRAMES_ON_ERROR | STACKSNAP_NEW_VM)
 
+/* The rights a thread handle must grant for a walk, whichever way the
+ * thread is then walked (its own context, blocked, held still, WoW64):
+ * what GetThreadContext of a thread held still needs (docs/ACCESS.md). */
+#define WALK_ACCESS (THREAD_GET_CONTEXT | THREAD_SUSPEND_RESUME)
+
 /* No stack holds more frames than this (each takes at least 16 bytes). */
 #define MAX_FRAMES 0x10000
 
@@ -320,7 +325,21 @@ struct target
     THREAD_BASIC_INFORMATION info;
     NTSTATUS                 status;       /* of the query */
     NTSTATUS                 read_status;  /* may we read its process? */
+    DWORD                    access_error; /* does the handle grant WALK_ACCESS? */
 };
+
+/* The one check of a handle's rights: a real handle, even to the calling
+ * thread, must grant WALK_ACCESS; the pseudo-handle grants everything. */
+static DWORD check_walk_access( HANDLE thread )
+{
+    OBJECT_BASIC_INFORMATION info;
+
+    if (thread == GetCurrentThread()) return ERROR_SUCCESS;
+    if (NtQueryObject( thread, ObjectBasicInformation, &info, sizeof(info), NULL )) return ERROR_INVALID_HANDLE;
+    if ((info.GrantedAccess & WALK_ACCESS) == WALK_ACCESS) return ERROR_SUCCESS;
+    TRACE( "handle %p grants %#lx\n", thread, info.GrantedAccess );
+    return ERROR_ACCESS_DENIED;
+}
 
 /* The query: on x86_64 it also asks whether the caller may read the
  * thread's process (PROCESS_VM_READ, its token of the moment), which the
@@ -346,6 +365,11 @@ static ULONG call_stack( struct target *target, ULONG max, void *buffer, DWORD f
         !max || !buffer)
     {
         SetLastError( ERROR_INVALID_PARAMETER );
+        return 0;
+    }
+    if (target->access_error)
+    {
+        SetLastError( target->access_error );
         return 0;
     }
     if (target->own) pid = GetCurrentProcessId();
@@ -400,6 +424,7 @@ ULONG WINAPI GetThreadCallStack( HANDLE thread, ULONG max, void *frames, DWORD f
 
     TRACE( "(%p, %lu, %p, %#lx, %lu)\n", thread, max, frames, flags, skip );
 
+    target.access_error = check_walk_access( thread );
     if (thread != GetCurrentThread())
     {
         query_target( &target );

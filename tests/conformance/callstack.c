@@ -862,6 +862,91 @@ static void test_function_tables(void)
 
 #endif  /* __x86_64__ */
 
+/* C-12: a walk needs the rights a walk of a thread held still needs
+ * (THREAD_GET_CONTEXT and THREAD_SUSPEND_RESUME) on every handle, whatever
+ * way the thread is then walked: blocked in a wait or running, of this
+ * process or another, or the calling thread itself. */
+static volatile LONG spin_rights, spinning_for_rights;
+
+static DWORD WINAPI spin_for_rights( void *arg )
+{
+    spinning_for_rights = 1;
+    while (!spin_rights) sink++;
+    return 0;
+}
+
+static void check_rights( const char *what, DWORD tid )
+{
+    static const DWORD lacking[] =
+    {
+        THREAD_QUERY_LIMITED_INFORMATION,
+        THREAD_QUERY_INFORMATION | THREAD_GET_CONTEXT,
+        THREAD_QUERY_INFORMATION | THREAD_SUSPEND_RESUME,
+    };
+    const DWORD enough = THREAD_QUERY_INFORMATION | THREAD_GET_CONTEXT | THREAD_SUSPEND_RESUME;
+    CallSnapshot frames[64];
+    HANDLE thread;
+    ULONG n, i;
+
+    for (i = 0; i < ARRAY_SIZE(lacking); i++)
+    {
+        winetest_push_context( "%s, access %#lx", what, lacking[i] );
+        thread = OpenThread( lacking[i], FALSE, tid );
+        ok( thread != NULL, "C-12: OpenThread failed, error %lu\n", GetLastError() );
+        SetLastError( 0xdeadbeef );
+        n = pGetThreadCallStack( thread, 64, frames, 0, 0 );
+        ok( !n && GetLastError() == ERROR_ACCESS_DENIED, "C-12: %lu frames, error %lu\n", n, GetLastError() );
+        CloseHandle( thread );
+        winetest_pop_context();
+    }
+    winetest_push_context( "%s, access %#lx", what, enough );
+    thread = OpenThread( enough, FALSE, tid );
+    n = pGetThreadCallStack( thread, 64, frames, 0, 0 );
+    ok( n >= 2 && n < 64, "C-12: %lu frames, error %lu\n", n, GetLastError() );
+    CloseHandle( thread );
+    winetest_pop_context();
+}
+
+static void test_handle_rights( const char *exe )
+{
+    PROCESS_INFORMATION pi;
+    STARTUPINFOA si = { sizeof(si) };
+    char cmd[MAX_PATH + 32];
+    HANDLE thread, ready = create_ready_event();
+    DWORD tid;
+
+    check_rights( "this thread", GetCurrentThreadId() );
+
+    release_event = CreateEventA( NULL, TRUE, FALSE, NULL );
+    entered_event = CreateEventA( NULL, TRUE, FALSE, NULL );
+    thread = CreateThread( NULL, 0, blocked_thread, NULL, 0, &tid );
+    WaitForSingleObject( entered_event, INFINITE );
+    check_rights( "a blocked thread", tid );
+    SetEvent( release_event );
+    WaitForSingleObject( thread, INFINITE );
+    CloseHandle( thread );
+    CloseHandle( release_event );
+    CloseHandle( entered_event );
+
+    spin_rights = spinning_for_rights = 0;
+    thread = CreateThread( NULL, 0, spin_for_rights, NULL, 0, &tid );
+    /* walked from its start, it would be walked in the loader's code */
+    while (!spinning_for_rights) Sleep( 1 );
+    check_rights( "a running thread", tid );
+    spin_rights = 1;
+    WaitForSingleObject( thread, INFINITE );
+    CloseHandle( thread );
+
+    sprintf( cmd, "\"%s\" callstack sleep %Iu", exe, (ULONG_PTR)ready );
+    ok( CreateProcessA( NULL, cmd, NULL, NULL, TRUE, 0, NULL, NULL, &si, &pi ), "C-12: no child\n" );
+    ok( !WaitForSingleObject( ready, 60000 ), "C-12: the child did not start\n" );
+    check_rights( "another process's blocked thread", pi.dwThreadId );
+    TerminateProcess( pi.hProcess, 0 );
+    CloseHandle( pi.hProcess );
+    CloseHandle( pi.hThread );
+    CloseHandle( ready );
+}
+
 static void child_deny_access( int argc, char **argv )
 {
     deny_everyone( GetCurrentProcess() );
@@ -923,6 +1008,7 @@ START_TEST(callstack)
     test_locks();
     test_exiting_threads();
     test_other_process( argv[0] );
+    test_handle_rights( argv[0] );
     test_process_after_process( argv[0] );
     test_reused_process_id( argv[0] );
 #ifdef _WIN64
