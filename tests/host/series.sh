@@ -65,7 +65,9 @@ for p in "$out"/patches/*.patch; do
         case " $modules " in *" $m "*) ;; *) modules="$modules $m" ;; esac
     done
     [ -n "$modules" ] || { echo "series: $n $(basename "$p"): no module to build"; continue; }
-    sh "$TOP/tools/build.sh" "$tree" "$(nproc)" "$modules" "" "" >"$out/build.log" 2>&1 ||
+    # both architectures: a patch's i386 side (WoW64) must build on its own too
+    { sh "$TOP/tools/build.sh" "$tree" "$(nproc)" "$modules" "" "" &&
+      sh "$TOP/tools/build.sh" --i386 "$tree" "$(nproc)" "$modules" "" ""; } >"$out/build.log" 2>&1 ||
         { cat "$out/build.log"; echo "series: $(basename "$p") does not build on its own (with the patches before it)"; exit 1; }
     echo "series: $n $(basename "$p"): builds$modules"
 done
