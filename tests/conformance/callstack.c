@@ -686,7 +686,12 @@ static BOOL good_spin_sample( const CallSnapshot *frames, ULONG n, ULONG_PTR del
            module_of( (void *)frames[n - 1].dwReturnAddr ) == ntdll;
 }
 
-static void sample_spinning_thread( HANDLE thread, ULONG_PTR delta, ULONG samples )
+/* 'flaky_there': on Wine, some runs give, for every sample of another
+ * process's thread, the registers of a system call the thread made before
+ * it began to spin: GetThreadContext of the held thread answers with that
+ * call's frame while a handle opened later gets the right one (issue 33's
+ * notes). Marked flaky on Wine until that is found; on Windows it counts. */
+static void sample_spinning_thread( HANDLE thread, ULONG_PTR delta, ULONG samples, BOOL flaky_there )
 {
     ULONG i, j, n, bad = 0, in_leaf = 0;
     CallSnapshot frames[64];
@@ -703,7 +708,9 @@ static void sample_spinning_thread( HANDLE thread, ULONG_PTR delta, ULONG sample
         if (!bad++)
             for (j = 0; j < n && j < 3; j++) trace( "first bad sample, frame %lu: %#Ix\n", j, frames[j].dwReturnAddr );
     }
+    flaky_wine_if( flaky_there )
     ok( !bad, "C-13: %lu of %lu samples do not lead back through spin_loop\n", bad, samples );
+    flaky_wine_if( flaky_there )
     ok( in_leaf > 0, "C-13: none of %lu samples stopped in spin_leaf\n", samples );
     trace( "C-13: %lu samples, %lu in spin_leaf, %lu bad\n", samples, in_leaf, bad );
 }
@@ -723,7 +730,7 @@ static void test_running_thread( const char *exe )
     thread = CreateThread( NULL, 0, spin_thread, NULL, 0, NULL );
     for (i = 0; i < 6000 && !spinning; i++) Sleep( 5 );
     ok( spinning, "C-13: the thread did not reach spin_loop\n" );
-    sample_spinning_thread( thread, 0, 1000 );
+    sample_spinning_thread( thread, 0, 1000, FALSE );
     stop_spinning = 1;
     ok( WaitForSingleObject( thread, 5000 ) == WAIT_OBJECT_0, "C-13: the thread was not resumed\n" );
     CloseHandle( thread );
@@ -744,7 +751,7 @@ static void test_running_thread( const char *exe )
     }
     ok( child_spinning, "C-13: the child did not reach spin_loop, error %lu\n", GetLastError() );
     if (child_spinning)
-        sample_spinning_thread( pi.hThread, (ULONG_PTR)child_exe - (ULONG_PTR)GetModuleHandleA( NULL ), 200 );
+        sample_spinning_thread( pi.hThread, (ULONG_PTR)child_exe - (ULONG_PTR)GetModuleHandleA( NULL ), 200, TRUE );
     TerminateProcess( pi.hProcess, 0 );
     CloseHandle( pi.hProcess );
     CloseHandle( pi.hThread );
