@@ -91,10 +91,11 @@ do_install() {
     fi
     sed 's|^BUILDDIR=.*|BUILDDIR=""|' "$TOP/loader/wine-layer" >"$dir/bin/wine-layer"
     chmod 755 "$dir/bin/wine-layer"
-    # the manual pages, and the schema of wctdump --json that wctdump(1) names
+    # the manual pages, the user's guide, and the schema of wctdump --json
+    # that wctdump(1) names
     mkdir -p "$dir/share/man/man1" "$dir/share/doc/wine-layer"
     cp "$TOP/docs/man/wine-layer.1" "$TOP/docs/man/wctdump.1" "$dir/share/man/man1/"
-    cp "$TOP/docs/wctdump.schema.json" "$dir/share/doc/wine-layer/"
+    cp "$TOP/docs/wctdump.schema.json" "$TOP/docs/USER_GUIDE.md" "$dir/share/doc/wine-layer/"
     say "done: $(find "$lib" -type f | wc -l) files ($(echo "$i386" | grep -c .) of them i386 modules) and the NLS links; run programs with $dir/bin/wine-layer PROGRAM"
 }
 

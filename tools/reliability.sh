@@ -119,7 +119,7 @@ stability_row() {
     echo
     echo "Run by \`make reliability\` before the tests above (or alone: \`make"
     echo "sanitize\`, \`make valgrind\`, \`make stability\`); not part of \`make check\`."
-    echo "See README.md, \"Sanitizers and valgrind\"."
+    echo "See docs/DEVELOPER_GUIDE.md, \"Sanitizers, valgrind and stability\"."
     echo
     echo "| what | run | figure | result |"
     echo "|---|---|---|---|"
@@ -128,7 +128,7 @@ stability_row() {
     echo
     echo "Not possible here: AddressSanitizer in"
     echo "ntdll's unix side (its shadow memory takes the addresses where Windows"
-    echo "programs must be loaded; see README.md)."
+    echo "programs must be loaded; see docs/DEVELOPER_GUIDE.md)."
 } >"$OUT"
 echo "reliability: wrote $OUT"
 exit $status

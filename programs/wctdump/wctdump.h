@@ -23,8 +23,8 @@
 
 #include "walk_names.h"
 
-/* the version of the --json output's schema (README.md); a new version
- * when a field changes meaning or goes, not when one is added */
+/* the version of the --json output's schema (docs/wctdump.schema.json); a
+ * new version when a field changes meaning or goes, not when one is added */
 #define WCTDUMP_JSON_SCHEMA 2
 
 #define MAX_STACK 64

@@ -403,10 +403,10 @@ static HANDLE suspended_thread( DWORD *tid )
 }
 
 /* A thread is let run to its end, not terminated: on Wine, TerminateThread
- * of a thread that is still starting can kill a WoW64 process (README,
- * "32-bit programs": the SIGQUIT that ends it comes before the thread has
- * set up what Wine's signal handlers rely on), and the C-12 checks are
- * about process ids, not that. */
+ * of a thread that is still starting can kill a WoW64 process
+ * (docs/USER_GUIDE.md, "32-bit programs": the SIGQUIT that ends it comes
+ * before the thread has set up what Wine's signal handlers rely on), and
+ * the C-12 checks are about process ids, not that. */
 static void end_thread( HANDLE thread )
 {
     ResumeThread( thread );
