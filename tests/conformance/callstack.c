@@ -686,11 +686,12 @@ static BOOL good_spin_sample( const CallSnapshot *frames, ULONG n, ULONG_PTR del
            module_of( (void *)frames[n - 1].dwReturnAddr ) == ntdll;
 }
 
-/* 'flaky_there': on Wine, some runs give, for every sample of another
- * process's thread, the registers of a system call the thread made before
- * it began to spin: GetThreadContext of the held thread answers with that
- * call's frame while a handle opened later gets the right one (issue 33's
- * notes). Marked flaky on Wine until that is found; on Windows it counts. */
+/* 'flaky_there': in some runs on Wine, every sample of another process's
+ * thread is wrong: the thread is held (it uses no CPU), yet GetThreadContext,
+ * through any handle to it, gives registers of moments of its start-up
+ * (system call thunks, heap code) instead of where it spins. Until the
+ * cause is found these checks count as flaky on Wine; on Windows they
+ * count. */
 static void sample_spinning_thread( HANDLE thread, ULONG_PTR delta, ULONG samples, BOOL flaky_there )
 {
     ULONG i, j, n, bad = 0, in_leaf = 0;
