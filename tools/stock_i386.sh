@@ -1,8 +1,8 @@
 #!/bin/sh
 # make stock-i386: stock Wine's own i386 modules, the baseline of the 32-bit
 # benchmarks. Debian's wine64 has no i386 modules and its wine32 cannot be
-# installed here (docs/USER_GUIDE.md, "32-bit programs"), so stock Wine runs a 32-bit
-# program in WoW64 mode only with i386 modules built from its source: this
+# installed here (docs/USER_GUIDE.md, "32-bit programs"), so stock Wine runs
+# a 32-bit program in WoW64 mode only with i386 modules built from its source: this
 # builds them from the pristine Debian source, with no patch of ours, into
 # DEST/wine, and gathers them in DEST/lib/i386-windows, which the launcher
 # takes for stock Wine's with WINE_LAYER_STOCK_I386=DEST/lib (wine-layer
