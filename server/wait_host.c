@@ -44,6 +44,7 @@
 #include "thread.h"
 #include "process_memory.h"
 #include "wait_host.h"
+#include "wine/host_calls.h"
 
 /*
  * Threads blocked in host system calls.
@@ -54,11 +55,12 @@
  * library (winebus, wineusb). Linux says which system call a sleeping
  * thread is in, and with which arguments, in /proc/PID/task/TID/syscall
  * ("running" while it runs), without stopping or waking it. A thread is
- * blocked there when it sleeps in one of the calls below, which wait for
- * something outside the thread; a read or a receive of the thread's own
- * request, reply or wait pipe is the thread waiting for this server, which
- * answers it once it is done with this request: that thread is running, as
- * any thread in a system call that does not wait is on Windows.
+ * blocked there when it sleeps in one of the calls of wine/host_calls.h,
+ * which wait for something outside the thread; a read or a receive of the
+ * thread's own request, reply or wait pipe is the thread waiting for this
+ * server, which answers it once it is done with this request: that thread
+ * is running, as any thread in a system call that does not wait is on
+ * Windows.
  */
 enum host_call_args
 {
@@ -70,41 +72,9 @@ enum host_call_args
 #ifdef __x86_64__
 static const struct { int nr; enum host_call_args args; } host_calls[] =
 {
-    {   0 /* read */,            HOST_CALL_FD },
-    {   1 /* write */,           HOST_CALL_FD },
-    {   7 /* poll */,            HOST_CALL_POLL },
-    {  17 /* pread64 */,         HOST_CALL_FD },
-    {  18 /* pwrite64 */,        HOST_CALL_FD },
-    {  19 /* readv */,           HOST_CALL_FD },
-    {  20 /* writev */,          HOST_CALL_FD },
-    {  23 /* select */,          HOST_CALL_NONE },
-    {  34 /* pause */,           HOST_CALL_NONE },
-    {  35 /* nanosleep */,       HOST_CALL_NONE },
-    {  42 /* connect */,         HOST_CALL_FD },
-    {  43 /* accept */,          HOST_CALL_FD },
-    {  44 /* sendto */,          HOST_CALL_FD },
-    {  45 /* recvfrom */,        HOST_CALL_FD },
-    {  46 /* sendmsg */,         HOST_CALL_FD },
-    {  47 /* recvmsg */,         HOST_CALL_FD },
-    {  61 /* wait4 */,           HOST_CALL_NONE },
-    {  72 /* fcntl (F_SETLKW) */, HOST_CALL_FD },
-    {  73 /* flock */,           HOST_CALL_FD },
-    { 128 /* rt_sigtimedwait */, HOST_CALL_NONE },
-    { 130 /* rt_sigsuspend */,   HOST_CALL_NONE },
-    { 202 /* futex */,           HOST_CALL_NONE },
-    { 230 /* clock_nanosleep */, HOST_CALL_NONE },
-    { 232 /* epoll_wait */,      HOST_CALL_FD },
-    { 247 /* waitid */,          HOST_CALL_NONE },
-    { 270 /* pselect6 */,        HOST_CALL_NONE },
-    { 271 /* ppoll */,           HOST_CALL_POLL },
-    { 281 /* epoll_pwait */,     HOST_CALL_FD },
-    { 288 /* accept4 */,         HOST_CALL_FD },
-    { 295 /* preadv */,          HOST_CALL_FD },
-    { 296 /* pwritev */,         HOST_CALL_FD },
-    { 299 /* recvmmsg */,        HOST_CALL_FD },
-    { 327 /* preadv2 */,         HOST_CALL_FD },
-    { 328 /* pwritev2 */,        HOST_CALL_FD },
-    { 441 /* epoll_pwait2 */,    HOST_CALL_FD },
+#define HOST_CALL( nr, name, args ) { nr, HOST_CALL_##args },
+    HOST_CALLS
+#undef HOST_CALL
 };
 #else
 static const struct { int nr; enum host_call_args args; } host_calls[1] = { { -1, HOST_CALL_NONE } };

@@ -38,6 +38,7 @@
 #include "wine/wait_chain.h"
 #include "ntdll_misc.h"
 #include "walk_names.h"
+#include "wait_graph.h"
 #include "watchdog.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(watchdog);
@@ -56,8 +57,6 @@ WINE_DEFAULT_DEBUG_CHANNEL(watchdog);
  * lock.
  */
 
-#define MAX_CYCLES  32
-#define MAX_STACK   24
 #define MAX_TIMEOUT 86400   /* a day: longer is surely a mistake */
 
 struct cycle
@@ -70,51 +69,23 @@ struct cycle
 };
 
 static ULONG timeout_seconds;
-static struct cycle cycles[MAX_CYCLES];
+static struct cycle cycles[WAIT_GRAPH_MAX_CYCLES];
 static char own_name[MAX_PATH * 3];   /* this process's executable, UTF-8 */
 static BOOL announce;                 /* say that it watches: not in Wine's own programs */
-
-/* Where the cycle of a chain starts: the first node of the thread that the
- * chain's last node repeats. */
-static DWORD cycle_first_node( const struct wait_chain_node *nodes, DWORD count )
-{
-    DWORD last = nodes[count - 1].tid, i;
-
-    for (i = 0; i < count - 1; i++)
-        if (nodes[i].type == WctThreadType && nodes[i].tid == last) break;
-    return i;
-}
-
-/* the threads of the cycle, sorted */
-static unsigned int cycle_threads( const struct wait_chain_node *nodes, DWORD count, DWORD *tids )
-{
-    DWORD i, j, n = 0, tmp;
-
-    for (i = cycle_first_node( nodes, count ); i < count - 1; i++)
-        if (nodes[i].type == WctThreadType) tids[n++] = nodes[i].tid;
-    for (i = 1; i < n; i++)
-        for (j = i; j > 0 && tids[j - 1] > tids[j]; j--)
-        {
-            tmp = tids[j];
-            tids[j] = tids[j - 1];
-            tids[j - 1] = tmp;
-        }
-    return n;
-}
 
 static struct cycle *track_cycle( const DWORD *tids, unsigned int n, LARGE_INTEGER now )
 {
     struct cycle *free_slot = NULL;
     unsigned int i;
 
-    for (i = 0; i < MAX_CYCLES; i++)
+    for (i = 0; i < WAIT_GRAPH_MAX_CYCLES; i++)
     {
         if (!cycles[i].count)
         {
             if (!free_slot) free_slot = &cycles[i];
             continue;
         }
-        if (cycles[i].count == n && !memcmp( cycles[i].tids, tids, n * sizeof(*tids) ))
+        if (wait_graph_same_threads( cycles[i].tids, cycles[i].count, tids, n ))
         {
             cycles[i].seen = TRUE;
             return &cycles[i];
@@ -127,16 +98,6 @@ static struct cycle *track_cycle( const DWORD *tids, unsigned int n, LARGE_INTEG
     free_slot->seen = TRUE;
     free_slot->reported = FALSE;
     return free_slot;
-}
-
-static const char *node_name( const struct wait_chain_node *node )
-{
-    static const char * const names[] =
-    {
-        "?", "critical section", "SendMessage", "mutex", "ALPC", "COM", "thread wait",
-        "process wait", "thread", "COM activation", "?", "socket", "SMB"
-    };
-    return node->type < ARRAY_SIZE(names) ? names[node->type] : "?";
 }
 
 /* UTF-8 for stderr, as the rest of Wine's messages */
@@ -152,6 +113,25 @@ static const char *utf8_len( const WCHAR *str, DWORD bytes, char *buffer, DWORD 
 static const char *utf8( const WCHAR *str, char *buffer, DWORD size )
 {
     return utf8_len( str, wcslen( str ) * sizeof(WCHAR), buffer, size );
+}
+
+static const char *node_text( const struct wait_chain_node *node, char *buffer, DWORD size )
+{
+    return utf8_len( node->name, min( node->name_len, sizeof(node->name) ), buffer, size );
+}
+
+/* an object of a chain: what the thread before it waits for */
+static void print_object_wait( const struct wait_chain_node *node )
+{
+    char type[64], name[ARRAY_SIZE(node->name) * 3];
+
+    utf8( wait_graph_type_name( node->type, FALSE ), type, sizeof(type) );
+    if (node->name_len)
+        MESSAGE( "wine: watchdog:   waits for %s %s\n", type, node_text( node, name, sizeof(name) ) );
+    else if (node->object)
+        MESSAGE( "wine: watchdog:   waits for %s at 0x%I64x\n", type, node->object );
+    else
+        MESSAGE( "wine: watchdog:   waits for %s\n", type );
 }
 
 /* The executable name of another process, from a process list kept in a
@@ -244,7 +224,7 @@ static ULONG thread_frames( DWORD tid, void **frames, ULONG max )
 {
     OBJECT_ATTRIBUTES attr = { sizeof(attr) };
     CLIENT_ID cid = { 0, ULongToHandle( tid ) };
-    void *stack[MAX_STACK];
+    void *stack[WAIT_GRAPH_MAX_FRAMES];
     CONTEXT context;
     HANDLE thread;
     ULONG n = 0;
@@ -277,14 +257,14 @@ static void print_stack( DWORD tid )
 {
     struct own_reader own = { 0 };
     const struct frame_reader reader = { &own, read_own_memory, read_own_file };
-    void *frames[MAX_STACK];
+    void *frames[WAIT_GRAPH_MAX_FRAMES];
     LDR_DATA_TABLE_ENTRY *module;
     char symbol[FRAME_SYMBOL_LENGTH], plain[FRAME_SYMBOL_LENGTH], text[1024];
     WCHAR where[512];
     ULONG_PTR displacement, addr, base;
     ULONG i, n;
 
-    n = thread_frames( tid, frames, MAX_STACK );
+    n = thread_frames( tid, frames, WAIT_GRAPH_MAX_FRAMES );
     for (i = 0; i < n; i++)
     {
         addr = (ULONG_PTR)frames[i];
@@ -309,9 +289,9 @@ static void print_stack( DWORD tid )
 static void report_cycle( const struct wait_chain_node *nodes, DWORD count, const struct cycle *cycle )
 {
     DWORD i, pid = GetCurrentProcessId(), processes = 0, pids[WCT_MAX_NODE_COUNT], j;
-    char name[ARRAY_SIZE(nodes->name) * 3], other[MAX_PATH * 3];
+    char other[MAX_PATH * 3];
 
-    for (i = cycle_first_node( nodes, count ); i < count - 1; i++)
+    for (i = wait_graph_cycle_start( nodes, count ); i < count - 1; i++)
     {
         if (nodes[i].type != WctThreadType) continue;
         for (j = 0; j < processes; j++) if (pids[j] == nodes[i].pid) break;
@@ -324,7 +304,7 @@ static void report_cycle( const struct wait_chain_node *nodes, DWORD count, cons
         MESSAGE( "wine: watchdog: deadlock in %s (process %lu): %u thread%s blocked in a cycle for %lu s or more\n",
                  own_name, pid, cycle->count, cycle->count == 1 ? "" : "s", timeout_seconds );
 
-    for (i = cycle_first_node( nodes, count ); i < count; i++)
+    for (i = wait_graph_cycle_start( nodes, count ); i < count; i++)
     {
         const struct wait_chain_node *node = &nodes[i];
 
@@ -335,15 +315,10 @@ static void report_cycle( const struct wait_chain_node *nodes, DWORD count, cons
         else if (node->type == WctThreadType)
             MESSAGE( "wine: watchdog:   thread %u of process %u %s\n", node->tid, node->pid,
                      executable_name( node->pid, other, sizeof(other) ) );
-        else if (node->name_len)
-            MESSAGE( "wine: watchdog:   waits for %s %s\n", node_name( node ),
-                     utf8_len( node->name, min( node->name_len, sizeof(node->name) ), name, sizeof(name) ) );
-        else if (node->object)
-            MESSAGE( "wine: watchdog:   waits for %s at 0x%I64x\n", node_name( node ), node->object );
         else
-            MESSAGE( "wine: watchdog:   waits for %s\n", node_name( node ) );
+            print_object_wait( node );
     }
-    for (i = cycle_first_node( nodes, count ); i < count - 1; i++)
+    for (i = wait_graph_cycle_start( nodes, count ); i < count - 1; i++)
     {
         if (nodes[i].type != WctThreadType) continue;
         if (nodes[i].pid != pid)
@@ -390,34 +365,38 @@ static BOOL first_report( DWORD tid, BOOL responding )
 
 static void print_thread_wait( const struct wait_chain_node *node )
 {
-    static const char * const kinds[] =
-    {
-        "", " in EnterCriticalSection", " acquiring an SRW lock exclusively", " acquiring an SRW lock shared",
-        " sleeping on a condition variable", " in WaitOnAddress", " in Sleep"
-    };
+    const WCHAR *call = wait_graph_host_call_name( node->object );
+    char kind[64], name[32], what[ARRAY_SIZE(node->name) * 3];
 
     if (node->status != WctStatusBlocked)
-        MESSAGE( "wine: watchdog:   thread %u is running\n", node->tid );
-    else if (node->wait_kind && node->wait_kind < ARRAY_SIZE(kinds) && node->wait_kind != WAIT_RECORD_SLEEP)
-        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms%s at 0x%I64x\n", node->tid, node->wait_time,
-                 kinds[node->wait_kind], node->object );
-    else if (node->wait_kind && node->wait_kind < ARRAY_SIZE(kinds))
-        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms%s\n", node->tid, node->wait_time,
-                 kinds[node->wait_kind] );
-    else if (node->wait_kind == WAIT_OBJECTS)
     {
-        char objects[ARRAY_SIZE(node->name) * 3];
-
-        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms on %s\n", node->tid, node->wait_time,
-                 utf8_len( node->name, min( node->name_len, sizeof(node->name) ), objects, sizeof(objects) ) );
+        MESSAGE( "wine: watchdog:   thread %u is running\n", node->tid );
+        return;
     }
-    else MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms\n", node->tid, node->wait_time );
+    if (!wait_graph_kind_name( node->wait_kind, FALSE ) || node->wait_kind == WAIT_MESSAGE_QUEUE)
+    {
+        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms\n", node->tid, node->wait_time );
+        return;
+    }
+    utf8( wait_graph_kind_name( node->wait_kind, FALSE ), kind, sizeof(kind) );
+    node_text( node, what, sizeof(what) );
+    if (node->wait_kind == WAIT_OBJECTS)
+        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms on %s\n", node->tid, node->wait_time, what );
+    else if (node->wait_kind == WAIT_HOST_CALL)
+        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms in the host system call %s%s on %s\n",
+                 node->tid, node->wait_time, call ? utf8( call, name, sizeof(name) ) : "", call ? "()" : "",
+                 what );
+    else if (node->wait_kind == WAIT_RECORD_SLEEP)
+        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms %s\n", node->tid, node->wait_time, kind );
+    else
+        MESSAGE( "wine: watchdog:   thread %u is blocked for %u ms %s at 0x%I64x\n", node->tid, node->wait_time,
+                 kind, node->object );
 }
 
 static void report_unresponsive( const struct wait_chain_node *nodes, DWORD count, BOOL is_cycle )
 {
     DWORD i, pid = GetCurrentProcessId();
-    char name[ARRAY_SIZE(nodes->name) * 3], other[MAX_PATH * 3];
+    char other[MAX_PATH * 3];
 
     MESSAGE( "wine: watchdog: not responding in %s (process %lu): thread %u has taken no message for %u s"
              " while messages wait for it\n", own_name, pid, nodes[0].tid, nodes[0].unanswered_ms / 1000 );
@@ -427,14 +406,7 @@ static void report_unresponsive( const struct wait_chain_node *nodes, DWORD coun
         const struct wait_chain_node *node = &nodes[i];
 
         if (node->type != WctThreadType)
-        {
-            if (node->name_len)
-                MESSAGE( "wine: watchdog:   waits for %s %s\n", node_name( node ),
-                         utf8_len( node->name, min( node->name_len, sizeof(node->name) ), name, sizeof(name) ) );
-            else if (node->object)
-                MESSAGE( "wine: watchdog:   waits for %s at 0x%I64x\n", node_name( node ), node->object );
-            else MESSAGE( "wine: watchdog:   waits for %s\n", node_name( node ) );
-        }
+            print_object_wait( node );
         else if (i == count - 1 && is_cycle)
             MESSAGE( "wine: watchdog:   held by thread %u, which is in a deadlock\n", node->tid );
         else if (node->pid != pid)
@@ -470,9 +442,9 @@ static void check_thread( DWORD tid, LARGE_INTEGER now )
     if (first_report( tid, nodes[0].unanswered_ms < timeout_seconds * 1000 ))
         report_unresponsive( nodes, count, is_cycle );
     if (!is_cycle || count < 2) return;
-    if (!(n = cycle_threads( nodes, count, tids ))) return;
+    if (!(n = wait_graph_cycle_threads( nodes, count, tids ))) return;
     /* a cycle of other processes that this thread waits for is theirs to report */
-    for (i = cycle_first_node( nodes, count ); i < count - 1; i++)
+    for (i = wait_graph_cycle_start( nodes, count ); i < count - 1; i++)
         if (nodes[i].type == WctThreadType && nodes[i].pid == GetCurrentProcessId()) break;
     if (i == count - 1) return;
     if (!(cycle = track_cycle( tids, n, now )) || cycle->reported) return;
@@ -495,7 +467,7 @@ static void CALLBACK watchdog_thread( void *arg )
     {
         NtDelayExecution( FALSE, &second );
         NtQuerySystemTime( &now );
-        for (i = 0; i < MAX_CYCLES; i++) cycles[i].seen = FALSE;
+        for (i = 0; i < WAIT_GRAPH_MAX_CYCLES; i++) cycles[i].seen = FALSE;
 
         for (thread = 0; !NtGetNextThread( GetCurrentProcess(), thread, THREAD_QUERY_LIMITED_INFORMATION, 0, 0, &next ); thread = next)
         {
@@ -507,7 +479,7 @@ static void CALLBACK watchdog_thread( void *arg )
         if (thread) NtClose( thread );
 
         /* a cycle that is gone may come back: start counting again */
-        for (i = 0; i < MAX_CYCLES; i++) if (!cycles[i].seen) cycles[i].count = 0;
+        for (i = 0; i < WAIT_GRAPH_MAX_CYCLES; i++) if (!cycles[i].seen) cycles[i].count = 0;
     }
 }
 

@@ -21,7 +21,7 @@ layer_of() {
         remote_frames) echo 2 ;;
         backtrace|host_unwind) echo 3 ;;
         unwind_cache) echo 4 ;;
-        unwind_codes|function_table|walk_names) echo 5 ;;
+        unwind_codes|function_table|walk_names|wait_graph) echo 5 ;;
         frame_source|pe_image|page_cache|dynamic_tables|wait_record|blocked_frame|wow64_stop|memory_file|x86_frames) echo 6 ;;
         *) echo 0 ;;
     esac
