@@ -31,10 +31,11 @@ SOURCE="$CACHE/$(basename "$WINE_SOURCE_DEFAULT")"
 # librsvg2-bin, icoutils and imagemagick make the icons Debian's repack
 # strips, which user32 and others need (tools/images.sh); unicode-data
 # gives gdi32 its tables (tools/stage.sh); libz-mingw-w64-dev is the zlib
-# Debian's Wine links with, for i386 too.
+# Debian's Wine links with, for i386 too; graphviz draws wctdump --dot's
+# graph in host/wctdump_dot.
 PACKAGES="gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 librsvg2-bin icoutils imagemagick unicode-data libz-mingw-w64-dev gcc make perl flex bison
 autoconf automake dpkg-dev libunwind-dev khronos-api libvulkan-dev python3
-libxml-libxml-perl procps valgrind python3-jsonschema git man-db"
+libxml-libxml-perl procps valgrind python3-jsonschema graphviz git man-db"
 [ "$DEBIAN_CODENAME" = trixie ] || PACKAGES="$PACKAGES debootstrap"
 # Wine 10's tools/make_unicode checks the IDNA and CLDR data too, even for
 # the tables alone

@@ -51,7 +51,8 @@ static const WCHAR usage[] =
     L"                     wctdump's start.exe)\n"
     L"  --raw              symbol names as the image has them, not demangled\n"
     L"  --json             the report as JSON (UTF-8), for programs\n"
-
+    L"  --dot              the wait graph in Graphviz's language (UTF-8), to draw:\n"
+    L"                     wctdump --dot | dot -Tsvg > hang.svg\n"
     L"  --timing           after the report, how long its parts took (on stderr)\n"
     L"  --help             this text\n"
     L"\n"
@@ -65,7 +66,7 @@ static const WCHAR usage[] =
     L"     cannot be followed (an event, a semaphore, an SRW lock, ...) or in another\n"
     L"     process: a deadlock through them would not show\n";
 
-BOOL json, all_stacks, raw_names, other_processes;
+BOOL json, dot, all_stacks, raw_names, other_processes;
 static BOOL with_wine, list_only, timing;
 
 /* --timing: where a report's time goes, in ms */
@@ -237,6 +238,7 @@ static BOOL parse_args( int argc, WCHAR *argv[], struct wanted *wanted, DWORD *c
         else if (!wcscmp( argv[i], L"--other-processes" )) other_processes = TRUE;
         else if (!wcscmp( argv[i], L"--list" )) list_only = TRUE;
         else if (!wcscmp( argv[i], L"--timing" )) timing = TRUE;
+        else if (!wcscmp( argv[i], L"--dot" )) dot = TRUE;
         else if (!wcscmp( argv[i], L"--help" ) || !wcscmp( argv[i], L"-h" ) || !wcscmp( argv[i], L"/?" ))
         {
             *help = TRUE;
@@ -248,6 +250,11 @@ static BOOL parse_args( int argc, WCHAR *argv[], struct wanted *wanted, DWORD *c
             return FALSE;
         }
         else if (!parse_process( argv[i], &wanted[(*count)++] )) return FALSE;
+    }
+    if (json && dot)
+    {
+        error( L"--json and --dot are two forms of the same report: give one\n" );
+        return FALSE;
     }
     return TRUE;
 }
@@ -320,6 +327,7 @@ static int report( const DWORD *chosen, DWORD count )
     start = now_ms();
     for (j = 0; j < count; j++) if (processes[j].readable) name_frames( &processes[j] );
     if (json) print_report_json( processes, count );
+    else if (dot) print_report_dot( processes, count );
     else print_report_text( processes, count );
     part_ms[PART_PRINT] = now_ms() - start;
     if (timing)

@@ -210,5 +210,6 @@ extern BOOL is_wine_process( const PROCESSENTRY32W *entry, DWORD parent );
 extern void print_report_text( struct process_report *processes, DWORD count );
 extern void print_list( const DWORD *pids, DWORD count );
 extern void print_report_json( struct process_report *processes, DWORD count );
+extern void print_report_dot( struct process_report *processes, DWORD count );
 
 #endif  /* __WCTDUMP_H */
