@@ -31,7 +31,7 @@
 
 #include "wine/debug.h"
 #include "wine/list.h"
-#include "wine/server_protocol.h"
+#include "wine/wait_chain.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(wct);
 

@@ -26,6 +26,7 @@
 #include "winternl.h"
 #include "wine/debug.h"
 #include "wine/server.h"
+#include "wine/wait_chain.h"
 
 WINE_DEFAULT_DEBUG_CHANNEL(wct);
 

@@ -22,7 +22,6 @@
 #ifndef __WINE_WAIT_GRAPH_H
 #define __WINE_WAIT_GRAPH_H
 
-#include "wine/server.h"
 #include "wine/wait_chain.h"
 
 /*

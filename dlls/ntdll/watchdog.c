@@ -34,7 +34,6 @@
 #include "wine/exception.h"
 #include "wine/debug.h"
 #include "ddk/wdm.h"
-#include "wine/server.h"
 #include "wine/wait_chain.h"
 #include "ntdll_misc.h"
 #include "walk_names.h"

@@ -136,4 +136,26 @@ struct blocked_frame
 #define WOW64_STOP_TEB_OFFSET 0x1fb8
 #define WOW64_STOP_IN_64BIT_CODE 1
 
+/*
+ * One node of a wait chain, as the get_wait_chain request answers (an
+ * array of them) and __wine_get_wait_chain gives them: type and status are
+ * WCT_OBJECT_TYPE and WCT_OBJECT_STATUS values. Declared here rather than
+ * in the server protocol, so that its readers (advapi32, the watchdog,
+ * wctdump) need no server header.
+ */
+struct wait_chain_node
+{
+    unsigned int       type;
+    unsigned int       status;
+    unsigned int       pid;               /* thread nodes */
+    unsigned int       tid;
+    unsigned int       wait_time;         /* ms in the current wait */
+    unsigned int       context_switches;
+    unsigned int       unanswered_ms;     /* thread nodes: ms messages waited in its queue unasked for (0: none) */
+    unsigned int       wait_kind;         /* thread nodes: WAIT_RECORD_*, WAIT_HOST_CALL, WAIT_MESSAGE_QUEUE, WAIT_OBJECTS */
+    unsigned int       name_len;          /* bytes in name */
+    unsigned long long object;            /* the recorded object (thread nodes) or critical section (its node) */
+    WCHAR              name[128];         /* full NT name (object nodes), what a host call or wait is on; not terminated */
+};
+
 #endif  /* __WINE_WINE_WAIT_CHAIN_H */

@@ -30,6 +30,7 @@
 #include <winternl.h>
 #include <wct.h>
 #include "wine/server.h"
+#include "wine/wait_chain.h"
 
 #define STANDALONE
 #include "wine/test.h"
