@@ -1,9 +1,22 @@
 #!/bin/sh
 # Every patch in patches/$WINE_SERIES/series applies cleanly (no fuzz, no offset) to the
-# pristine Wine tree, in order.
+# pristine Wine tree, in order; patch names carry no letters (0008a); and
+# docs/PATCHES.md is what tools/patch_map.sh writes from the series now.
 set -eu
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+sh "$TOP/tools/patch_map.sh" "$scratch/PATCHES.md"
+diff -u "$TOP/docs/PATCHES.md" "$scratch/PATCHES.md" >"$scratch/map.diff" ||
+    { echo "docs/PATCHES.md is not the map of the series now: run make patch-map"; cat "$scratch/map.diff"; exit 1; }
+rm "$scratch/PATCHES.md"
+for v in "$TOP"/patches/wine-*; do
+    i=0
+    for p in $(grep -v '^#' "$v/series"); do
+        i=$((i + 1))
+        [ "${p%%-*}" = "$(printf %04d $i)" ] ||
+            { echo "$(basename "$v")/$p: patches are numbered 0001, 0002, ... in series order, without letters"; exit 1; }
+    done
+done
 n=0
 for p in $(grep -v '^#' "$TOP/patches/$WINE_SERIES/series"); do
     # Copy the pristine files this patch touches, once, then apply in order.
