@@ -16,6 +16,10 @@
 #   BENCH_RUNS=N   runs of each flavour, interleaved (stock, layer, stock,
 #                  ...); each figure is the median of its runs (default 5)
 #
+# Each benchmark run writes its table, with the method, the machine and
+# the date, into docs/BENCHMARKS.md, in place of that benchmark's table
+# for the same Wine (BENCH_RECORD=no: not).
+#
 # Copyright 2026 The wine-backtrace-wct authors
 # SPDX-License-Identifier: LGPL-2.1-or-later
 
@@ -30,12 +34,18 @@ export WINEDEBUG
 # the stock Wine the layer is compared with: "8.0", "10.0"
 STOCK_NAME=${WINE_SERIES#wine-}
 
-# table NAME: both figures of each line and their ratio
+# table NAME [md]: both figures of each line and their ratio, as text or
+# as a markdown table
 table() {
-    printf '\n%-28s %14s %14s %11s   (medians of %s interleaved runs)\n' "$1" "stock $STOCK_NAME" "layer" "stock/layer" "$RUNS"
+    md=${2:-}
+    if [ -n "$md" ]; then
+        printf '| %s | stock %s | layer | stock/layer |\n|---|---|---|---|\n' "$1" "$STOCK_NAME"
+    else
+        printf '\n%-28s %14s %14s %11s   (medians of %s interleaved runs)\n' "$1" "stock $STOCK_NAME" "layer" "stock/layer" "$RUNS"
+    fi
     # the stock figures are read first, and may be none at all: then its
     # own words (# lines) say why, under the table
-    awk -v stock_file="$BENCHBIN/$1.stock" -v wine="$STOCK_NAME" '
+    awk -v stock_file="$BENCHBIN/$1.stock" -v wine="$STOCK_NAME" -v md="$md" '
          BEGIN { while ((getline line < stock_file) > 0) {
                      sub(/\r$/, "", line); split(line, f, " ")
                      if (f[1] ~ /^#/) { sub(/^# */, "", line); notes[++n] = line }
@@ -44,10 +54,45 @@ table() {
          $1 !~ /^#/ {
              s = ($1 in stock) ? sprintf("%.1f %s", stock[$1], unit[$1]) : "none"
              r = ($1 in stock && $2 > 0 && (unit[$1] == "ns" || unit[$1] == "ms")) ? sprintf("%.3fx", stock[$1] / $2) : ""
-             printf "%-28s %14s %14s %11s\n", $1, s, sprintf("%.1f %s", $2, $3), r
+             if (md) printf "| %s | %s | %s | %s |\n", $1, s, sprintf("%.1f %s", $2, $3), r
+             else printf "%-28s %14s %14s %11s\n", $1, s, sprintf("%.1f %s", $2, $3), r
          }
-         END { for (i = 1; i <= n; i++) printf "  (stock Wine %s: %s)\n", wine, notes[i]
+         END { if (md && n) print ""
+               for (i = 1; i <= n; i++) printf md ? "Stock Wine %s: %s\n" : "  (stock Wine %s: %s)\n", wine, notes[i]
                if (!n && !m) printf "  (stock Wine %s printed nothing: see %s.N.err)\n", wine, stock_file }' "$BENCHBIN/$1.layer"
+}
+
+# record NAME: the table of NAME, in markdown with how and where it was
+# measured, in place of the one docs/BENCHMARKS.md holds for NAME on this
+# Wine (between its two marker lines), or after the others
+record() {
+    [ "${BENCH_RECORD:-yes}" != no ] || return 0
+    doc="$TOP/docs/BENCHMARKS.md" key="$1 on stock Wine $STOCK_NAME"
+    [ -f "$doc" ] || printf '%s\n' "# Benchmarks" "" \
+        "Written by \`make bench\` (tools/bench.sh): one table a benchmark and Wine," \
+        "each replaced when that benchmark runs again there; not edited by hand." \
+        "Stock Wine against the layer, each figure the median of interleaved runs;" \
+        "stock/layer above 1: the layer is faster. How each is measured and what" \
+        "it means: docs/DEVELOPER_GUIDE.md, \"Benchmarks\"." >"$doc"
+    block="$BENCHBIN/$1.record.md"
+    {
+        echo "<!-- begin $key -->"
+        echo "## $key"
+        echo
+        echo "$(date -u +%Y-%m-%d), Debian $(cat /etc/debian_version), $(nproc) cores" \
+             "($(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo | head -1)), Linux $(uname -r)," \
+             "load average $LOAD_BEFORE before and $(cut -d' ' -f1 /proc/loadavg) after;" \
+             "medians of $RUNS interleaved runs."
+        echo
+        table "$1" md
+        echo "<!-- end $key -->"
+    } >"$block"
+    awk -v key="$key" -v block="$block" '
+        $0 == "<!-- begin " key " -->" { skip = 1; while ((getline line < block) > 0) print line; done = 1; next }
+        skip && $0 == "<!-- end " key " -->" { skip = 0; next }
+        !skip { print }
+        END { if (!done) { print ""; while ((getline line < block) > 0) print line } }' "$doc" >"$doc.tmp"
+    mv "$doc.tmp" "$doc"
 }
 
 case $RUNS in
@@ -61,6 +106,7 @@ fi
 
 mkdir -p "$BENCHBIN"
 build_winelib "$BENCHBIN"
+LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
 
 # run_once NAME FLAVOUR RUN: one run, its "NAME VALUE UNIT" lines in
 # $BENCHBIN/NAME.FLAVOUR.RUN and its messages in the same name with .err
@@ -122,6 +168,7 @@ for name in $names; do
         median start stock
         median start layer
         table start
+        record start
         continue
     fi
     exe="$BENCHBIN/$name.exe" src="$TOP/tests/bench/$name.c" arch=x86_64 STOCK_I386=""
@@ -151,4 +198,5 @@ for name in $names; do
     median "$name" layer
 
     table "$name"
+    record "$name"
 done
