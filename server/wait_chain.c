@@ -118,6 +118,7 @@ struct wait
     int            wow64;      /* recorded by 32-bit code: the object has the 32-bit layout */
     timeout_t      since;
     char           what[128];  /* host call: what its descriptors refer to */
+    struct host_lock lock;     /* host call: the glibc mutex it sleeps on, if it is one */
 };
 
 static struct wait_chain_node *add_node( struct chain *chain, unsigned int type, unsigned int status )
@@ -619,7 +620,8 @@ static int get_wait( struct chain *chain, struct thread *thread, struct wait *wa
         return 1;
     }
     if (server) return 1;
-    if (!get_host_call( thread, switches, &call, &wait->since, wait->what, sizeof(wait->what) )) return 0;
+    if (!get_host_call( thread, switches, &call, &wait->since, wait->what, sizeof(wait->what), &wait->lock ))
+        return 0;
     wait->kind = WAIT_HOST_CALL;
     wait->address = call;
     return 1;
@@ -763,6 +765,38 @@ static struct thread *follow_critical_section( struct chain *chain, struct threa
     return owner;
 }
 
+/* The owner of the glibc mutex a thread sleeps on in a host call, named by
+ * the mutex (get_host_lock in wait_host.c): a node for the mutex, Owned,
+ * then the live thread of the same process whose Linux thread id that is.
+ * Read from the process's memory as a critical section's owner is: only
+ * for who may read it, and in another process only when asked to follow
+ * critical sections there. */
+static struct thread *follow_host_lock( struct chain *chain, struct thread *thread, const struct wait *wait,
+                                        unsigned int flags )
+{
+    static const char prefix[] = "host mutex at 0x";
+    const unsigned int out_of_proc = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG;
+    struct process *process = thread->process;
+    struct wait_chain_node *node;
+    struct thread *owner;
+    char name[64];
+    int i, len;
+
+    if (process != current->process && ((flags & out_of_proc) != out_of_proc || !can_read_memory( process )))
+        return NULL;
+    LIST_FOR_EACH_ENTRY( owner, &process->thread_list, struct thread, proc_entry )
+    {
+        if (owner->unix_tid != wait->lock.owner_tid || owner->state == TERMINATED) continue;
+        if (!(node = add_object_node( chain, WctUnknownType, WctStatusOwned, NULL ))) return owner;
+        node->object = wait->lock.address;
+        len = snprintf( name, sizeof(name), "%s%llx", prefix, (unsigned long long)wait->lock.address );
+        for (i = 0; i < len && i < ARRAY_SIZE(node->name); i++) node->name[i] = (unsigned char)name[i];
+        node->name_len = i * sizeof(WCHAR);
+        return owner;
+    }
+    return NULL;  /* a thread that is not Wine's, or gone: the chain ends at the host call */
+}
+
 /* The object node a thread's wait leads to, and the thread after it (if any). */
 static struct thread *follow_wait( struct chain *chain, struct thread *thread, const struct wait *wait,
                                    unsigned int flags )
@@ -774,6 +808,8 @@ static struct thread *follow_wait( struct chain *chain, struct thread *thread, c
 
     /* SRW locks, condition variables, address waits and sleeps have no owner */
     if (wait->kind == WAIT_RECORD_CRITICAL_SECTION) return follow_critical_section( chain, thread, wait, flags );
+    if (wait->kind == WAIT_HOST_CALL && wait->lock.owner_tid)
+        return follow_host_lock( chain, thread, wait, flags );
     if (wait->kind || !obj) return NULL;
 
     if (get_mutex_state( obj, &owner, &abandoned ))

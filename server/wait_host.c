@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -182,8 +183,38 @@ static int describe_fd( struct thread *thread, long long fd, char *what, size_t 
  * there, and what its descriptors refer to (appended to 'what', which
  * holds a NUL-terminated string), if it is.
  */
+/*
+ * The owner of a glibc mutex a thread sleeps on (docs/HOST_HANGS.md). A
+ * normal, recursive, error-checking or adaptive pthread_mutex_t has its
+ * futex word, __lock, at offset 0, its owner's Linux thread id, __owner, at
+ * 8 and its kind, __kind, at 16 (glibc 2.25 and later on x86-64); a thread
+ * that finds it taken sleeps in FUTEX_WAIT on __lock for the value 2
+ * (locked, with waiters). Client memory: the owner is taken only when all
+ * of it agrees, and the chain follows it only to a live thread of the same
+ * process (wait_chain.c).
+ */
+#define FUTEX_CMD_MASK   0x7f    /* without FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME */
+#define FUTEX_WAIT_CMD   0
+#define MUTEX_KIND_MASK  0x7f    /* without the process-shared bit */
+#define MUTEX_KIND_LAST  3       /* PTHREAD_MUTEX_ADAPTIVE_NP; robust, PI, PP kinds sleep otherwise */
+
+static void get_host_lock( struct thread *thread, const unsigned long long *args, struct host_lock *lock )
+{
+    int mutex[5];  /* __lock, __count, __owner, __nusers, __kind */
+
+    if ((args[1] & FUTEX_CMD_MASK) != FUTEX_WAIT_CMD || (unsigned int)args[2] != 2 || (args[0] & 3)) return;
+    if (read_process_memory_unstopped( thread->process, args[0], sizeof(mutex), mutex ) != 1)
+    {
+        clear_error();
+        return;
+    }
+    if (mutex[0] != 2 || mutex[2] <= 0 || (mutex[4] & MUTEX_KIND_MASK) > MUTEX_KIND_LAST) return;
+    lock->address = args[0];
+    lock->owner_tid = mutex[2];
+}
+
 int get_host_call( struct thread *thread, unsigned int switches, int *call, timeout_t *since,
-                   char *what, size_t what_size )
+                   char *what, size_t what_size, struct host_lock *lock )
 {
     char path[64], buffer[256];
     unsigned long long args[6], pollfds;
@@ -191,6 +222,8 @@ int get_host_call( struct thread *thread, unsigned int switches, int *call, time
     ssize_t size;
     int fd, nr, n;
 
+    lock->address = 0;
+    lock->owner_tid = 0;
     if (thread->unix_pid == -1 || thread->unix_tid == -1) return 0;
     snprintf( path, sizeof(path), "/proc/%d/task/%d/syscall", thread->unix_pid, thread->unix_tid );
     if ((fd = open( path, O_RDONLY )) == -1) return 0;
@@ -229,6 +262,9 @@ int get_host_call( struct thread *thread, unsigned int switches, int *call, time
     case HOST_CALL_NONE:
         break;
     }
+#ifdef SYS_futex
+    if (nr == SYS_futex) get_host_lock( thread, args, lock );
+#endif
     *call = nr;
     *since = host_block_since( thread, nr, switches );
     return 1;

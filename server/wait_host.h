@@ -24,10 +24,19 @@
 /* voluntary plus involuntary context switches of a thread */
 extern unsigned int read_context_switches( struct thread *thread );
 
+/* a glibc mutex a thread is asleep on in futex(), and its owner's Linux
+ * thread id as the mutex says it (0: none known) */
+struct host_lock
+{
+    client_ptr_t address;
+    int          owner_tid;
+};
+
 /* Is the thread asleep in a host system call that waits for something
  * outside it? The call's number and since when the server saw it there;
- * what its descriptors refer to is appended to 'what'. */
+ * what its descriptors refer to is appended to 'what'; the glibc mutex it
+ * waits for, if it is one, in 'lock'. */
 extern int get_host_call( struct thread *thread, unsigned int switches, int *call, timeout_t *since,
-                          char *what, size_t what_size );
+                          char *what, size_t what_size, struct host_lock *lock );
 
 #endif  /* __WINE_SERVER_WAIT_HOST_H */

@@ -82,7 +82,10 @@ static void print_object_node( const struct wait_chain_node *node )
     const WCHAR *type = wait_graph_type_name( node->type, FALSE );
     const WCHAR *status = wait_graph_status_name( node->status, FALSE );
 
-    if (node->name_len)
+    /* an object Windows has no type for names itself (a host lock: "host mutex at 0x...") */
+    if (node->name_len && node->type == WctUnknownType)
+        print( L"%.*ls (%ls)", (int)(node->name_len / sizeof(WCHAR)), node->name, status );
+    else if (node->name_len)
         print( L"%ls \"%.*ls\" (%ls)", type, (int)(node->name_len / sizeof(WCHAR)), node->name, status );
     else if (node->object) print( L"%ls at 0x%I64x (%ls)", type, node->object, status );
     else print( L"%ls (%ls)", type, status );
