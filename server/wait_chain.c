@@ -118,7 +118,7 @@ struct wait
     int            wow64;      /* recorded by 32-bit code: the object has the 32-bit layout */
     timeout_t      since;
     char           what[128];  /* host call: what its descriptors refer to */
-    struct host_lock lock;     /* host call: the glibc mutex it sleeps on, if it is one */
+    struct host_lock lock;     /* host call: the glibc lock it sleeps on, if it is one */
 };
 
 static struct wait_chain_node *add_node( struct chain *chain, unsigned int type, unsigned int status )
@@ -134,6 +134,15 @@ static struct wait_chain_node *add_node( struct chain *chain, unsigned int type,
     }
     chain->count++;
     return node;
+}
+
+/* names a node by an ASCII string, as far as it fits */
+static void set_ascii_name( struct wait_chain_node *node, const char *name )
+{
+    size_t i;
+
+    for (i = 0; name[i] && i < ARRAY_SIZE(node->name); i++) node->name[i] = (unsigned char)name[i];
+    node->name_len = i * sizeof(WCHAR);
 }
 
 /* A client process's memory, read without stopping or waking its threads
@@ -654,7 +663,6 @@ static int add_thread_node( struct chain *chain, struct thread *thread, struct w
     struct wait_chain_node *node;
     unsigned int switches = read_context_switches( thread );
     int waiting = get_wait( chain, thread, wait, switches );
-    size_t i;
 
     if (!(node = add_node( chain, WctThreadType, waiting ? WctStatusBlocked : WctStatusRunning ))) return waiting;
     node->pid = thread->process->id;
@@ -666,8 +674,7 @@ static int add_thread_node( struct chain *chain, struct thread *thread, struct w
         node->wait_kind = wait->kind;
         node->object = wait->address;
         /* /proc's names of descriptors are ASCII but for file names */
-        for (i = 0; wait->what[i] && i < ARRAY_SIZE(node->name); i++) node->name[i] = (unsigned char)wait->what[i];
-        node->name_len = i * sizeof(WCHAR);
+        set_ascii_name( node, wait->what );
     }
     /* a thread waiting for its own messages (GetMessage) is idle, not stuck:
      * every object's first member is its struct object */
@@ -765,22 +772,22 @@ static struct thread *follow_critical_section( struct chain *chain, struct threa
     return owner;
 }
 
-/* The owner of the glibc mutex a thread sleeps on in a host call, named by
- * the mutex (get_host_lock in wait_host.c): a node for the mutex, Owned,
- * then the live thread of the same process whose Linux thread id that is.
- * Read from the process's memory as a critical section's owner is: only
- * for who may read it, and in another process only when asked to follow
- * critical sections there. */
+/* The owner of the glibc lock (a mutex, a write-locked rwlock) a thread
+ * sleeps on in a host call, named by the lock (get_host_lock in
+ * wait_host.c): a node for the lock, Owned, then the live thread of the
+ * same process whose Linux thread id that is. Read from the process's
+ * memory as a critical section's owner is: only for who may read it, and
+ * in another process only when asked to follow critical sections there. */
 static struct thread *follow_host_lock( struct chain *chain, struct thread *thread, const struct wait *wait,
                                         unsigned int flags )
 {
-    static const char prefix[] = "host mutex at 0x";
+    static const char * const kinds[] = { "lock", "mutex", "rwlock" };
     const unsigned int out_of_proc = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG;
+    const char *kind = kinds[wait->lock.kind < ARRAY_SIZE(kinds) ? wait->lock.kind : 0];
     struct process *process = thread->process;
     struct wait_chain_node *node;
     struct thread *owner;
     char name[64];
-    int i, len;
 
     if (process != current->process && ((flags & out_of_proc) != out_of_proc || !can_read_memory( process )))
         return NULL;
@@ -789,9 +796,8 @@ static struct thread *follow_host_lock( struct chain *chain, struct thread *thre
         if (owner->unix_tid != wait->lock.owner_tid || owner->state == TERMINATED) continue;
         if (!(node = add_object_node( chain, WctUnknownType, WctStatusOwned, NULL ))) return owner;
         node->object = wait->lock.address;
-        len = snprintf( name, sizeof(name), "%s%llx", prefix, (unsigned long long)wait->lock.address );
-        for (i = 0; i < len && i < ARRAY_SIZE(node->name); i++) node->name[i] = (unsigned char)name[i];
-        node->name_len = i * sizeof(WCHAR);
+        snprintf( name, sizeof(name), "host %s at 0x%llx", kind, (unsigned long long)wait->lock.address );
+        set_ascii_name( node, name );
         return owner;
     }
     return NULL;  /* a thread that is not Wine's, or gone: the chain ends at the host call */

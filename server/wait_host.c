@@ -175,6 +175,107 @@ static int describe_fd( struct thread *thread, long long fd, char *what, size_t 
     return 1;
 }
 
+/*
+ * The owner of a glibc lock a thread sleeps on (docs/HOST_HANGS.md), by
+ * glibc's layouts on x86-64 (2.25 and later). Client memory: an owner is
+ * taken only when all of it agrees, and the chain follows it only to a
+ * thread of the same process (wait_chain.c).
+ */
+#define FUTEX_CMD_MASK        0x7f  /* without FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME */
+#define FUTEX_WAIT_CMD        0
+#define FUTEX_LOCK_PI_CMD     6
+#define FUTEX_WAIT_BITSET_CMD 9
+#define FUTEX_LOCK_PI2_CMD    13
+#define FUTEX_WAITERS         0x80000000
+#define FUTEX_TID_MASK        0x3fffffff
+
+#define MUTEX_KIND_MASK       0x7f  /* without the process-shared bit and elision flags */
+#define MUTEX_KIND_TYPE       0x03  /* normal, recursive, error-checking, adaptive */
+#define MUTEX_ROBUST          0x10
+#define MUTEX_PRIO_INHERIT    0x20
+#define MUTEX_PRIO_PROTECT    0x40
+
+#define RWLOCK_WRPHASE        1     /* __readers: in a write phase... */
+#define RWLOCK_WRLOCKED       2     /* ... and a writer holds it */
+#define RWLOCK_FUTEX_LOCKED   3     /* a futex word's value: locked (1), with waiters (2) */
+#define RWLOCK_FLAGS_LAST     2     /* PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP */
+
+static int is_futex_wait( unsigned int cmd )
+{
+    return cmd == FUTEX_WAIT_CMD || cmd == FUTEX_WAIT_BITSET_CMD;
+}
+
+/*
+ * pthread_mutex_t: __lock, the futex word, at offset 0, __owner at 8,
+ * __kind at 16. A normal, recursive, error-checking or adaptive mutex's
+ * waiter sleeps in FUTEX_WAIT for the value 2 (locked, with waiters) and
+ * __owner is its owner's Linux thread id; a robust one's waits for the
+ * word's value, the owner's thread id with FUTEX_WAITERS (the kernel sets
+ * FUTEX_OWNER_DIED instead once the owner exits, and wakes a waiter); a
+ * priority-inheriting one's sleeps in FUTEX_LOCK_PI, and its word is its
+ * owner's id too. A priority-protected mutex's word holds its ceiling.
+ */
+static int get_mutex_owner( const int mutex[5], unsigned int cmd, unsigned int value )
+{
+    unsigned int word = mutex[0], kind = mutex[4] & MUTEX_KIND_MASK, owner = word & FUTEX_TID_MASK;
+
+    if (mutex[2] <= 0 || (kind & MUTEX_PRIO_PROTECT)) return 0;
+    if (kind & MUTEX_PRIO_INHERIT)
+        return (cmd == FUTEX_LOCK_PI_CMD || cmd == FUTEX_LOCK_PI2_CMD) && owner == mutex[2] ? owner : 0;
+    if (!is_futex_wait( cmd ) || value != word) return 0;
+    if (kind & MUTEX_ROBUST) return word == (owner | FUTEX_WAITERS) && owner == mutex[2] ? owner : 0;
+    return kind <= MUTEX_KIND_TYPE && word == 2 ? mutex[2] : 0;
+}
+
+/*
+ * pthread_rwlock_t: __readers at 0, __wrphase_futex at 8, __writers_futex
+ * at 12, __cur_writer at 24, __shared at 28, __flags at 48. While a writer
+ * holds it, __readers has RWLOCK_WRPHASE and RWLOCK_WRLOCKED, and
+ * __cur_writer is the writer's Linux thread id; a reader sleeps on
+ * __wrphase_futex, a writer on __writers_futex, both in FUTEX_WAIT(_BITSET)
+ * for the value 3. The lock is 8-aligned: the word's alignment says which.
+ * A read-locked rwlock's readers are not recorded anywhere.
+ */
+static int get_rwlock_owner( struct thread *thread, client_ptr_t word, unsigned int cmd, unsigned int value,
+                             client_ptr_t *address )
+{
+    unsigned int rwlock[14];  /* up to __flags */
+    client_ptr_t base = word - ((word & 4) ? 12 : 8);
+
+    if (!is_futex_wait( cmd ) || value != RWLOCK_FUTEX_LOCKED) return 0;
+    if (read_process_memory_unstopped( thread->process, base, sizeof(rwlock), rwlock ) != 1)
+    {
+        clear_error();
+        return 0;
+    }
+    if (rwlock[(word - base) / 4] != RWLOCK_FUTEX_LOCKED ||
+        (rwlock[0] & (RWLOCK_WRPHASE | RWLOCK_WRLOCKED)) != (RWLOCK_WRPHASE | RWLOCK_WRLOCKED) ||
+        (int)rwlock[6] <= 0 || rwlock[7] > 1 || rwlock[12] > RWLOCK_FLAGS_LAST)
+        return 0;
+    *address = base;
+    return rwlock[6];
+}
+
+static void get_host_lock( struct thread *thread, const unsigned long long *args, struct host_lock *lock )
+{
+    unsigned int cmd = args[1] & FUTEX_CMD_MASK, value = args[2];
+    int mutex[5];  /* __lock, __count, __owner, __nusers, __kind */
+
+    if (args[0] & 3) return;
+    if (read_process_memory_unstopped( thread->process, args[0], sizeof(mutex), mutex ) != 1)
+    {
+        clear_error();
+        return;
+    }
+    if ((lock->owner_tid = get_mutex_owner( mutex, cmd, value )))
+    {
+        lock->kind = HOST_LOCK_MUTEX;
+        lock->address = args[0];
+    }
+    else if ((lock->owner_tid = get_rwlock_owner( thread, args[0], cmd, value, &lock->address )))
+        lock->kind = HOST_LOCK_RWLOCK;
+}
+
 /***********************************************************************
  *           get_host_call
  *
@@ -183,36 +284,6 @@ static int describe_fd( struct thread *thread, long long fd, char *what, size_t 
  * there, and what its descriptors refer to (appended to 'what', which
  * holds a NUL-terminated string), if it is.
  */
-/*
- * The owner of a glibc mutex a thread sleeps on (docs/HOST_HANGS.md). A
- * normal, recursive, error-checking or adaptive pthread_mutex_t has its
- * futex word, __lock, at offset 0, its owner's Linux thread id, __owner, at
- * 8 and its kind, __kind, at 16 (glibc 2.25 and later on x86-64); a thread
- * that finds it taken sleeps in FUTEX_WAIT on __lock for the value 2
- * (locked, with waiters). Client memory: the owner is taken only when all
- * of it agrees, and the chain follows it only to a live thread of the same
- * process (wait_chain.c).
- */
-#define FUTEX_CMD_MASK   0x7f    /* without FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME */
-#define FUTEX_WAIT_CMD   0
-#define MUTEX_KIND_MASK  0x7f    /* without the process-shared bit */
-#define MUTEX_KIND_LAST  3       /* PTHREAD_MUTEX_ADAPTIVE_NP; robust, PI, PP kinds sleep otherwise */
-
-static void get_host_lock( struct thread *thread, const unsigned long long *args, struct host_lock *lock )
-{
-    int mutex[5];  /* __lock, __count, __owner, __nusers, __kind */
-
-    if ((args[1] & FUTEX_CMD_MASK) != FUTEX_WAIT_CMD || (unsigned int)args[2] != 2 || (args[0] & 3)) return;
-    if (read_process_memory_unstopped( thread->process, args[0], sizeof(mutex), mutex ) != 1)
-    {
-        clear_error();
-        return;
-    }
-    if (mutex[0] != 2 || mutex[2] <= 0 || (mutex[4] & MUTEX_KIND_MASK) > MUTEX_KIND_LAST) return;
-    lock->address = args[0];
-    lock->owner_tid = mutex[2];
-}
-
 int get_host_call( struct thread *thread, unsigned int switches, int *call, timeout_t *since,
                    char *what, size_t what_size, struct host_lock *lock )
 {
@@ -222,8 +293,7 @@ int get_host_call( struct thread *thread, unsigned int switches, int *call, time
     ssize_t size;
     int fd, nr, n;
 
-    lock->address = 0;
-    lock->owner_tid = 0;
+    memset( lock, 0, sizeof(*lock) );
     if (thread->unix_pid == -1 || thread->unix_tid == -1) return 0;
     snprintf( path, sizeof(path), "/proc/%d/task/%d/syscall", thread->unix_pid, thread->unix_tid );
     if ((fd = open( path, O_RDONLY )) == -1) return 0;

@@ -24,17 +24,26 @@
 /* voluntary plus involuntary context switches of a thread */
 extern unsigned int read_context_switches( struct thread *thread );
 
-/* a glibc mutex a thread is asleep on in futex(), and its owner's Linux
- * thread id as the mutex says it (0: none known) */
+/* the kinds of glibc locks whose owner a sleeping waiter leads to */
+enum host_lock_kind
+{
+    HOST_LOCK_NONE,
+    HOST_LOCK_MUTEX,    /* pthread_mutex_t of any kind but priority-protected */
+    HOST_LOCK_RWLOCK    /* pthread_rwlock_t, write-locked */
+};
+
+/* a glibc lock a thread is asleep on in futex(), and its owner's Linux
+ * thread id as the lock says it (0: none known) */
 struct host_lock
 {
-    client_ptr_t address;
-    int          owner_tid;
+    enum host_lock_kind kind;
+    client_ptr_t        address;    /* of the lock, not of its futex word */
+    int                 owner_tid;
 };
 
 /* Is the thread asleep in a host system call that waits for something
  * outside it? The call's number and since when the server saw it there;
- * what its descriptors refer to is appended to 'what'; the glibc mutex it
+ * what its descriptors refer to is appended to 'what'; the glibc lock it
  * waits for, if it is one, in 'lock'. */
 extern int get_host_call( struct thread *thread, unsigned int switches, int *call, timeout_t *since,
                           char *what, size_t what_size, struct host_lock *lock );

@@ -1,11 +1,18 @@
 /*
- * Two threads in a deadlock through a glibc mutex of a Winelib module
- * (hostlock.dll.so), for host/host_locks:
- *   "hostlock cross": thread A holds a critical section and wants the host
- *   mutex, thread B holds the host mutex and wants the critical section;
- *   "hostlock host": A holds host mutex 0 and wants 1, B holds 1 and wants 0.
+ * Two threads in a deadlock through glibc locks of a Winelib module
+ * (hostlock.dll.so), for host/host_locks. Thread A takes its first lock,
+ * thread B its own, then each asks for the other's:
+ *   "cross":  A a critical section, B host mutex 1;
+ *   "mutex":  host mutexes 0 and 1 (normal ones);
+ *   "robust": robust mutexes 0 and 1;
+ *   "pi":     A a critical section, B priority-inheriting mutex 1 (two
+ *             such mutexes make no lasting cycle: the kernel refuses the
+ *             second lock, EDEADLK, and glibc parks that thread forever
+ *             on a word of its own stack, which leads nowhere);
+ *   "rwlock": each write-locks its rwlock; A then asks to read B's (a
+ *             reader waits), B to write A's (a writer waits).
  * Prints "hostlock: threads A B" (their Windows ids), then "hostlock: pid N
- * ready" once each holds its first lock and is about to ask for the other.
+ * ready" once each holds its first lock and is about to ask for the other
  *
  * Copyright 2026 The wine-backtrace-wct authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -15,23 +22,49 @@
 #include <string.h>
 #include <windows.h>
 
-static void (CDECL *acquire)( int );
+/* hostlock.dll's kinds */
+enum lock_kind { NORMAL_MUTEX, ROBUST_MUTEX, PI_MUTEX, RWLOCK_WRITE, RWLOCK_READ };
+
+static const struct mode
+{
+    const char *name;
+    int         first[2];   /* the kind each thread takes first, -1: the critical section */
+    int         second[2];  /* and then the other's */
+} modes[] =
+{
+    { "cross",  { -1, NORMAL_MUTEX },           { NORMAL_MUTEX, -1 } },
+    { "mutex",  { NORMAL_MUTEX, NORMAL_MUTEX }, { NORMAL_MUTEX, NORMAL_MUTEX } },
+    { "robust", { ROBUST_MUTEX, ROBUST_MUTEX }, { ROBUST_MUTEX, ROBUST_MUTEX } },
+    { "pi",     { -1, PI_MUTEX },               { PI_MUTEX, -1 } },
+    { "rwlock", { RWLOCK_WRITE, RWLOCK_WRITE }, { RWLOCK_READ, RWLOCK_WRITE } },
+};
+
+static int (CDECL *acquire)( int, int );
+static const struct mode *mode;
 static CRITICAL_SECTION section;
 static HANDLE holds[2];
-static BOOL cross;
 
-/* thread 0 takes the section (or host mutex 0), thread 1 host mutex 1;
- * then each the other's */
+static void take( int kind, int which )
+{
+    int error;
+
+    if (kind < 0) EnterCriticalSection( &section );
+    else if ((error = acquire( kind, which )))
+    {
+        printf( "hostlock: lock %d of kind %d: error %d\n", which, kind, error );
+        fflush( stdout );
+    }
+}
+
+/* thread 0 takes lock 0, thread 1 lock 1; then each the other's */
 static DWORD WINAPI locker( void *arg )
 {
     int me = (int)(INT_PTR)arg;
 
-    if (me == 0 && cross) EnterCriticalSection( &section );
-    else acquire( me );
+    take( mode->first[me], me );
     SetEvent( holds[me] );
     WaitForSingleObject( holds[!me], INFINITE );
-    if (me == 1 && cross) EnterCriticalSection( &section );
-    else acquire( !me );
+    take( mode->second[me], !me );
     return 0;
 }
 
@@ -42,7 +75,13 @@ int main( int argc, char **argv )
     DWORD tids[2];
     int i;
 
-    cross = argc > 1 && !strcmp( argv[1], "cross" );
+    for (i = 0; i < ARRAYSIZE(modes) && !mode; i++)
+        if (argc > 1 && !strcmp( argv[1], modes[i].name )) mode = &modes[i];
+    if (!mode)
+    {
+        printf( "usage: hostlock cross|mutex|robust|pi|rwlock\n" );
+        return 2;
+    }
     if (!module || !(acquire = (void *)GetProcAddress( module, "hostlock_acquire" )))
     {
         printf( "hostlock: the Winelib module hostlock.dll is not there (error %lu)\n", GetLastError() );
