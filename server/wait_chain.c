@@ -773,11 +773,13 @@ static struct thread *follow_critical_section( struct chain *chain, struct threa
 }
 
 /* The owner of the glibc lock (a mutex, a write-locked rwlock) a thread
- * sleeps on in a host call, named by the lock (get_host_lock in
- * wait_host.c): a node for the lock, Owned, then the live thread of the
- * same process whose Linux thread id that is. Read from the process's
- * memory as a critical section's owner is: only for who may read it, and
- * in another process only when asked to follow critical sections there. */
+ * sleeps on in a host call (get_host_lock in wait_host.c): a node for the
+ * lock, named by it, with its owner's Linux thread id; then that owner,
+ * when it is a live Wine thread of the same process. A lock whose owner
+ * exited holding it is Abandoned, and the chain ends there, as it does at
+ * an owner that is not Wine's (Owned). Read from the process's memory as a
+ * critical section's owner is: only for who may read it, and in another
+ * process only when asked to follow critical sections there. */
 static struct thread *follow_host_lock( struct chain *chain, struct thread *thread, const struct wait *wait,
                                         unsigned int flags )
 {
@@ -785,22 +787,31 @@ static struct thread *follow_host_lock( struct chain *chain, struct thread *thre
     const unsigned int out_of_proc = WCT_OUT_OF_PROC_FLAG | WCT_OUT_OF_PROC_CS_FLAG;
     const char *kind = kinds[wait->lock.kind < ARRAY_SIZE(kinds) ? wait->lock.kind : 0];
     struct process *process = thread->process;
+    struct thread *owner = NULL, *other;
     struct wait_chain_node *node;
-    struct thread *owner;
     char name[64];
+    int exited;
 
     if (process != current->process && ((flags & out_of_proc) != out_of_proc || !can_read_memory( process )))
         return NULL;
-    LIST_FOR_EACH_ENTRY( owner, &process->thread_list, struct thread, proc_entry )
+    /* a live thread first: an ended one may have had the id before it */
+    LIST_FOR_EACH_ENTRY( other, &process->thread_list, struct thread, proc_entry )
+        if (other->unix_tid == wait->lock.owner_tid && (!owner || owner->state == TERMINATED)) owner = other;
+    /* a Wine thread that ended, or no task of the process: it exited holding the lock */
+    exited = owner ? owner->state == TERMINATED : !is_host_task( thread, wait->lock.owner_tid );
+    if (exited) owner = NULL;
+    /* ... unless it let the lock go before it exited: then the lock and the
+     * wait read now are no longer those read before (an owner that exited
+     * lets nothing go any more) */
+    if (exited && !is_same_host_lock( thread, &wait->lock )) return NULL;
+    if ((node = add_object_node( chain, WctUnknownType, exited ? WctStatusAbandoned : WctStatusOwned, NULL )))
     {
-        if (owner->unix_tid != wait->lock.owner_tid || owner->state == TERMINATED) continue;
-        if (!(node = add_object_node( chain, WctUnknownType, WctStatusOwned, NULL ))) return owner;
         node->object = wait->lock.address;
+        node->tid = wait->lock.owner_tid;
         snprintf( name, sizeof(name), "host %s at 0x%llx", kind, (unsigned long long)wait->lock.address );
         set_ascii_name( node, name );
-        return owner;
     }
-    return NULL;  /* a thread that is not Wine's, or gone: the chain ends at the host call */
+    return owner;
 }
 
 /* The object node a thread's wait leads to, and the thread after it (if any). */

@@ -277,6 +277,39 @@ static void get_host_lock( struct thread *thread, const unsigned long long *args
 }
 
 /***********************************************************************
+ *           is_host_task
+ *
+ * Is 'tid' a live Linux task of the thread's process? A thread that
+ * exited is gone from /proc at once.
+ */
+int is_host_task( struct thread *thread, int tid )
+{
+    char path[64];
+    struct stat st;
+
+    if (thread->unix_pid == -1 || tid <= 0) return 0;
+    snprintf( path, sizeof(path), "/proc/%d/task/%d", thread->unix_pid, tid );
+    return !stat( path, &st );
+}
+
+/***********************************************************************
+ *           is_same_host_lock
+ *
+ * Does the thread still sleep on that lock, with the same owner? Read
+ * again, as get_host_call reads it.
+ */
+int is_same_host_lock( struct thread *thread, const struct host_lock *lock )
+{
+    struct host_lock now;
+    char what[128] = "";
+    timeout_t since;
+    int call;
+
+    return get_host_call( thread, read_context_switches( thread ), &call, &since, what, sizeof(what), &now ) &&
+           now.kind == lock->kind && now.address == lock->address && now.owner_tid == lock->owner_tid;
+}
+
+/***********************************************************************
  *           get_host_call
  *
  * Is the thread asleep in a host system call that waits for something

@@ -48,4 +48,10 @@ struct host_lock
 extern int get_host_call( struct thread *thread, unsigned int switches, int *call, timeout_t *since,
                           char *what, size_t what_size, struct host_lock *lock );
 
+/* Is 'tid' a live Linux task of the thread's process? */
+extern int is_host_task( struct thread *thread, int tid );
+
+/* Does the thread still sleep on that lock, with the same owner? */
+extern int is_same_host_lock( struct thread *thread, const struct host_lock *lock );
+
 #endif  /* __WINE_SERVER_WAIT_HOST_H */

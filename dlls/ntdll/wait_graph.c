@@ -40,6 +40,14 @@ DWORD wait_graph_cycle_start( const struct wait_chain_node *nodes, DWORD count )
     return count;
 }
 
+/* Is the node a host lock (a glibc mutex or rwlock a thread sleeps on in
+ * futex())? Its tid is its owner's Linux thread id; Abandoned: that owner
+ * exited holding it, and its waiters wait for ever. */
+BOOL wait_graph_is_host_lock( const struct wait_chain_node *node )
+{
+    return node->type == WctUnknownType && node->object;
+}
+
 /* The threads of the cycle a chain ends in, sorted, in 'tids' (room for
  * WCT_MAX_NODE_COUNT); how many, 0 when the chain ends in none. */
 unsigned int wait_graph_cycle_threads( const struct wait_chain_node *nodes, DWORD count, DWORD *tids )

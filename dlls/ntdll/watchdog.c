@@ -125,7 +125,14 @@ static void print_object_wait( const struct wait_chain_node *node )
     char type[64], name[ARRAY_SIZE(node->name) * 3];
 
     utf8( wait_graph_type_name( node->type, FALSE ), type, sizeof(type) );
-    if (node->name_len)
+    /* a host lock names itself ("host mutex at 0x..."), and its owner by its Linux id */
+    if (wait_graph_is_host_lock( node ) && node->status == WctStatusAbandoned)
+        MESSAGE( "wine: watchdog:   waits for %s: its owner, Linux thread %u, exited holding it\n",
+                 node_text( node, name, sizeof(name) ), node->tid );
+    else if (wait_graph_is_host_lock( node ))
+        MESSAGE( "wine: watchdog:   waits for %s, owned by Linux thread %u\n", node_text( node, name, sizeof(name) ),
+                 node->tid );
+    else if (node->name_len)
         MESSAGE( "wine: watchdog:   waits for %s %s\n", type, node_text( node, name, sizeof(name) ) );
     else if (node->object)
         MESSAGE( "wine: watchdog:   waits for %s at 0x%I64x\n", type, node->object );
@@ -335,30 +342,33 @@ static void report_cycle( const struct wait_chain_node *nodes, DWORD count, cons
 }
 
 /*
- * Not responding: a thread whose message queue has had messages waiting
- * for N seconds without the thread asking for one (what Windows calls a
- * window that is not responding; the wineserver knows when a queue last
- * gave its thread a message). Reported once, until it takes messages again.
+ * A thread in a state reported once, until it leaves it (then again if it
+ * comes back): not responding, a thread whose message queue has had
+ * messages waiting for N seconds without the thread asking for one (what
+ * Windows calls a window that is not responding; the wineserver knows when
+ * a queue last gave its thread a message); orphaned, a thread that has
+ * waited N seconds on a host lock whose owner exited holding it.
  */
-#define MAX_UNRESPONSIVE 64
+#define MAX_REPORTED 64
 
-static DWORD unresponsive[MAX_UNRESPONSIVE];   /* thread ids reported */
+static DWORD unresponsive[MAX_REPORTED];   /* thread ids reported */
+static DWORD orphaned[MAX_REPORTED];
 
-static BOOL first_report( DWORD tid, BOOL responding )
+static BOOL first_report( DWORD *reported, DWORD tid, BOOL in_state )
 {
-    unsigned int i, slot = MAX_UNRESPONSIVE;
+    unsigned int i, slot = MAX_REPORTED;
 
-    for (i = 0; i < MAX_UNRESPONSIVE; i++)
+    for (i = 0; i < MAX_REPORTED; i++)
     {
-        if (unresponsive[i] == tid)
+        if (reported[i] == tid)
         {
-            if (responding) unresponsive[i] = 0;
+            if (!in_state) reported[i] = 0;
             return FALSE;
         }
-        if (!unresponsive[i] && slot == MAX_UNRESPONSIVE) slot = i;
+        if (!reported[i] && slot == MAX_REPORTED) slot = i;
     }
-    if (responding || slot == MAX_UNRESPONSIVE) return FALSE;
-    unresponsive[slot] = tid;
+    if (!in_state || slot == MAX_REPORTED) return FALSE;
+    reported[slot] = tid;
     return TRUE;
 }
 
@@ -423,6 +433,18 @@ static void report_unresponsive( const struct wait_chain_node *nodes, DWORD coun
     MESSAGE( "wine: watchdog: end of report\n" );
 }
 
+/* nodes[1] is a host lock whose owner exited holding it: nodes[0] waits on it for ever */
+static void report_orphaned( const struct wait_chain_node *nodes )
+{
+    MESSAGE( "wine: watchdog: hang in %s (process %lu): thread %u has waited %u s on a host lock whose owner"
+             " exited holding it\n", own_name, GetCurrentProcessId(), nodes[0].tid, nodes[0].wait_time / 1000 );
+    print_object_wait( &nodes[1] );
+    MESSAGE( "wine: watchdog:   stack of thread %u:\n", nodes[0].tid );
+    print_stack( nodes[0].tid );
+    MESSAGE( "wine: watchdog: every thread of the process: wine-layer wctdump %lu\n", GetCurrentProcessId() );
+    MESSAGE( "wine: watchdog: end of report\n" );
+}
+
 static void check_thread( DWORD tid, LARGE_INTEGER now )
 {
     struct wait_chain_node nodes[WCT_MAX_NODE_COUNT];
@@ -438,8 +460,11 @@ static void check_thread( DWORD tid, LARGE_INTEGER now )
         return;
     count = min( total, ARRAY_SIZE(nodes) );
     if (!count) return;
-    if (first_report( tid, nodes[0].unanswered_ms < timeout_seconds * 1000 ))
+    if (first_report( unresponsive, tid, nodes[0].unanswered_ms >= timeout_seconds * 1000 ))
         report_unresponsive( nodes, count, is_cycle );
+    if (first_report( orphaned, tid, count == 2 && wait_graph_is_host_lock( &nodes[1] ) &&
+                      nodes[1].status == WctStatusAbandoned && nodes[0].wait_time >= timeout_seconds * 1000 ))
+        report_orphaned( nodes );
     if (!is_cycle || count < 2) return;
     if (!(n = wait_graph_cycle_threads( nodes, count, tids ))) return;
     /* a cycle of other processes that this thread waits for is theirs to report */

@@ -148,13 +148,13 @@ struct wait_chain_node
     unsigned int       type;
     unsigned int       status;
     unsigned int       pid;               /* thread nodes */
-    unsigned int       tid;
+    unsigned int       tid;               /* thread nodes; host lock nodes: its owner's Linux thread id */
     unsigned int       wait_time;         /* ms in the current wait */
     unsigned int       context_switches;
     unsigned int       unanswered_ms;     /* thread nodes: ms messages waited in its queue unasked for (0: none) */
     unsigned int       wait_kind;         /* thread nodes: WAIT_RECORD_*, WAIT_HOST_CALL, WAIT_MESSAGE_QUEUE, WAIT_OBJECTS */
     unsigned int       name_len;          /* bytes in name */
-    unsigned long long object;            /* the recorded object (thread nodes) or critical section (its node) */
+    unsigned long long object;            /* the recorded object (thread nodes), a critical section or host lock (its node) */
     WCHAR              name[128];         /* full NT name (object nodes), what a host call or wait is on; not terminated */
 };
 

@@ -197,6 +197,19 @@ void classify( struct thread_report *report, DWORD pid )
     report->state = STATE_FINE;
     if (!is_blocked( report )) return;
     last = &report->nodes[report->count - 1];
+    if (wait_graph_is_host_lock( last ) && last->status == WctStatusAbandoned)
+    {
+        report->state = STATE_ORPHANED;
+        findings.orphaned++;
+        return;
+    }
+    if (wait_graph_is_host_lock( last ))   /* its owner is a thread that is not Wine's */
+    {
+        report->state = STATE_UNFOLLOWED;
+        findings.unfollowed++;
+        findings.unfollowed_kinds[UNFOLLOWED_HOST_OWNER]++;
+        return;
+    }
     if (!is_thread_node( last )) return;   /* ends at a lock nobody owns: it is not stuck there */
     if (last->pid && last->pid != pid && !other_processes)
     {
@@ -217,6 +230,7 @@ void classify( struct thread_report *report, DWORD pid )
 int verdict(void)
 {
     if (findings.cycle_count) return EXIT_DEADLOCK;
+    if (findings.orphaned) return EXIT_ORPHANED;
     if (findings.unfollowed || findings.other_process) return EXIT_UNFOLLOWED;
     return EXIT_CLEAN;
 }

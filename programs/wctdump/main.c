@@ -64,7 +64,9 @@ static const WCHAR usage[] =
     L"  4  no program runs in the prefix (only Wine's own processes), or no prefix\n"
     L"  5  no deadlock found, but some blocked threads wait on something whose owner\n"
     L"     cannot be followed (an event, a semaphore, an SRW lock, ...) or in another\n"
-    L"     process: a deadlock through them would not show\n";
+    L"     process: a deadlock through them would not show\n"
+    L"  6  no deadlock, but a thread waits for ever on a host lock (a glibc mutex or\n"
+    L"     rwlock) whose owner exited holding it\n";
 
 BOOL json, dot, all_stacks, raw_names, other_processes;
 static BOOL with_wine, list_only, timing;

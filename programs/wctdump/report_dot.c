@@ -128,8 +128,11 @@ static void print_object_dot( const struct dot_object *object, unsigned int id )
                            (int)(node->name_len / sizeof(WCHAR)), node->name );
     else if (node->object)
         len += _snwprintf( label + len, ARRAY_SIZE(label) - 1 - len, L"\nat 0x%I64x", node->object );
+    if (wait_graph_is_host_lock( node ) && node->status == WctStatusAbandoned)
+        len += _snwprintf( label + len, ARRAY_SIZE(label) - 1 - len, L"\nabandoned: owner exited" );
     print( L"  o%u [shape=ellipse, label=", id );
     print_dot_string( label, max( len, 0 ) );
+    if (wait_graph_is_host_lock( node ) && node->status == WctStatusAbandoned) print( L", color=orange" );
     print( L"];\n" );
 }
 
@@ -150,6 +153,7 @@ static void print_thread_dot( const struct thread_report *report )
     print( L"    t%lu [shape=box, label=", report->tid );
     print_dot_string( label, max( len, 0 ) );
     if (report->state == STATE_DEADLOCK) print( L", style=filled, fillcolor=\"#ffcccc\", color=red" );
+    else if (report->state == STATE_ORPHANED) print( L", style=filled, fillcolor=\"#ffe4b5\", color=orange" );
     print( L"];\n" );
 }
 

@@ -36,7 +36,7 @@ static const WCHAR *state_id( enum thread_state state )
 {
     static const WCHAR * const ids[] =
     {
-        L"fine", L"deadlock", L"waits_on_deadlock", L"unfollowed", L"other_process", L"gone", L"error"
+        L"fine", L"deadlock", L"waits_on_deadlock", L"unfollowed", L"other_process", L"orphaned", L"gone", L"error"
     };
     return ids[state];
 }
@@ -71,6 +71,7 @@ static void print_node_json( const struct wait_chain_node *node, BOOL first )
     {
         print( L", \"name\": " );
         print_node_name( node );
+        if (wait_graph_is_host_lock( node )) print( L", \"owner_unix_tid\": %u", node->tid );
     }
     if (kind) print( L", \"wait\": \"%ls\"", kind );
     if (node->wait_kind == WAIT_OBJECTS)
@@ -126,7 +127,7 @@ static void print_thread_json( struct target *target, const struct thread_report
 
 void print_report_json( struct process_report *processes, DWORD count )
 {
-    static const WCHAR * const verdicts[] = { L"no_deadlock", L"deadlock", NULL, NULL, NULL, L"unfollowed" };
+    static const WCHAR * const verdicts[] = { L"no_deadlock", L"deadlock", NULL, NULL, NULL, L"unfollowed", L"orphaned" };
     unsigned int i, j;
 
     print( L"{\"schema_version\": %u,\n  \"verdict\": \"%ls\", \"exit_status\": %d,\n  \"processes\": [",
@@ -153,9 +154,9 @@ void print_report_json( struct process_report *processes, DWORD count )
         print( L"]}" );
     }
     print( L"%ls],\n  \"deadlocks\": %u,\n  \"deadlocked_threads\": %u,\n  \"threads_waiting_on_deadlocks\": %u,\n"
-           L"  \"unfollowed_threads\": %u,\n  \"other_process_threads\": %u,\n  \"threads_gone\": %u,\n"
-           L"  \"not_responding_threads\": %u\n}\n",
+           L"  \"unfollowed_threads\": %u,\n  \"other_process_threads\": %u,\n  \"orphaned_threads\": %u,\n"
+           L"  \"threads_gone\": %u,\n  \"not_responding_threads\": %u\n}\n",
            findings.cycle_count ? L"\n  " : L"", findings.cycle_count, findings.deadlocked, findings.waiting, findings.unfollowed,
-           findings.other_process, findings.gone, findings.not_responding );
+           findings.other_process, findings.orphaned, findings.gone, findings.not_responding );
 }
 

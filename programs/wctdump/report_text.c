@@ -77,14 +77,19 @@ static void print_thread_node( const struct wait_chain_node *node, DWORD pid, BO
     print( L")" );
 }
 
-static void print_object_node( const struct wait_chain_node *node )
+/* 'last': the chain ends at it */
+static void print_object_node( const struct wait_chain_node *node, BOOL last )
 {
     const WCHAR *type = wait_graph_type_name( node->type, FALSE );
     const WCHAR *status = wait_graph_status_name( node->status, FALSE );
+    int len = node->name_len / sizeof(WCHAR);
 
-    /* an object Windows has no type for names itself (a host lock: "host mutex at 0x...") */
-    if (node->name_len && node->type == WctUnknownType)
-        print( L"%.*ls (%ls)", (int)(node->name_len / sizeof(WCHAR)), node->name, status );
+    /* a host lock names itself ("host mutex at 0x..."), and its owner by its Linux id */
+    if (wait_graph_is_host_lock( node ) && node->status == WctStatusAbandoned)
+        print( L"%.*ls (abandoned: its owner, Linux thread %u, exited holding it)", len, node->name, node->tid );
+    else if (wait_graph_is_host_lock( node ) && last)
+        print( L"%.*ls (owned by Linux thread %u, which is not a Wine thread)", len, node->name, node->tid );
+    else if (node->name_len && node->type == WctUnknownType) print( L"%.*ls (%ls)", len, node->name, status );
     else if (node->name_len)
         print( L"%ls \"%.*ls\" (%ls)", type, (int)(node->name_len / sizeof(WCHAR)), node->name, status );
     else if (node->object) print( L"%ls at 0x%I64x (%ls)", type, node->object, status );
@@ -94,7 +99,7 @@ static void print_object_node( const struct wait_chain_node *node )
 static void print_node_text( const struct wait_chain_node *node, DWORD pid, BOOL last )
 {
     if (is_thread_node( node )) print_thread_node( node, pid, last );
-    else print_object_node( node );
+    else print_object_node( node, last );
 }
 
 static void print_stack_text( struct target *target, const struct thread_report *report, const WCHAR *indent )
@@ -176,6 +181,7 @@ static void print_thread_text( struct process_report *process, struct thread_rep
     print_state( report );
     if (report->state == STATE_DEADLOCK) print( L"  ** DEADLOCK %u ** (above)", report->deadlock );
     else if (report->state == STATE_ON_DEADLOCK) print( L"  (waits on deadlock %u)", report->deadlock );
+    else if (report->state == STATE_ORPHANED) print( L"  ** WAITS FOR EVER: an abandoned host lock **" );
     print( L"\n" );
     if (report->count > 1 && report->state != STATE_DEADLOCK)
     {
@@ -209,7 +215,7 @@ static void print_cycle_text( unsigned int index )
         if (!is_thread_node( node ))
         {
             print( L"    waits for " );
-            print_object_node( node );
+            print_object_node( node, FALSE );
             print( L"\n" );
         }
         else if (i == cycle->node_count - 1)
@@ -238,6 +244,7 @@ static const WCHAR *kind_phrase( unsigned int kind )
     case WAIT_RECORD_ADDRESS: return L"WaitOnAddress";
     case WAIT_RECORD_CRITICAL_SECTION: return L"a critical section nobody owns";
     case UNFOLLOWED_HOST_CALL: return L"a host system call (a read of a pipe or FIFO, a poll, ...)";
+    case UNFOLLOWED_HOST_OWNER: return L"a host lock held by a thread that is not Wine's";
     default: return L"an event, a semaphore or another object without an owner";
     }
 }
@@ -257,13 +264,17 @@ static void print_summary_text( const struct process_report *processes, DWORD co
                    findings.waiting == 1 ? L"s" : L"", findings.cycle_count == 1 ? L"it" : L"them" );
     }
     else if (verdict() == EXIT_CLEAN) print( L"no deadlock" );
+    else if (verdict() == EXIT_ORPHANED) print( L"no deadlock, but threads wait for ever on abandoned host locks" );
     else print( L"no deadlock found, but not every chain could be followed" );
     print( L"\n" );
+    if (findings.orphaned)
+        print( L"%u blocked thread%ls wait%ls for ever on a host lock whose owner exited holding it\n",
+               findings.orphaned, findings.orphaned == 1 ? L"" : L"s", findings.orphaned == 1 ? L"s" : L"" );
     if (findings.unfollowed)
     {
         print( L"%u blocked thread%ls wait%ls on something whose owner cannot be followed (",
                findings.unfollowed, findings.unfollowed == 1 ? L"" : L"s", findings.unfollowed == 1 ? L"s" : L"" );
-        for (i = 0; i <= UNFOLLOWED_HOST_CALL; i++)
+        for (i = 0; i <= UNFOLLOWED_HOST_OWNER; i++)
         {
             if (!findings.unfollowed_kinds[i] || i == WAIT_RECORD_SRW_SHARED) continue;
             if (i == WAIT_RECORD_SRW_EXCLUSIVE) findings.unfollowed_kinds[i] += findings.unfollowed_kinds[WAIT_RECORD_SRW_SHARED];

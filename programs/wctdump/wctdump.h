@@ -28,7 +28,7 @@
 
 /* the version of the --json output's schema (docs/wctdump.schema.json); a
  * new version when a field changes meaning or goes, not when one is added */
-#define WCTDUMP_JSON_SCHEMA 2
+#define WCTDUMP_JSON_SCHEMA 3
 
 enum exit_status
 {
@@ -38,6 +38,7 @@ enum exit_status
     EXIT_NO_SUCH_PROCESS = 3,
     EXIT_NO_PROGRAM = 4,
     EXIT_UNFOLLOWED = 5,
+    EXIT_ORPHANED = 6,
 };
 
 /* the options (main.c) */
@@ -118,6 +119,7 @@ enum thread_state
     STATE_ON_DEADLOCK,   /* its chain leads into a cycle it is not part of */
     STATE_UNFOLLOWED,    /* blocked, and the chain ends at a wait whose owner cannot be followed */
     STATE_OTHER_PROCESS, /* blocked, and the chain goes into another process, not followed */
+    STATE_ORPHANED,      /* blocked for ever: the chain ends at a host lock whose owner exited holding it */
     STATE_GONE,          /* ended while it was examined */
     STATE_ERROR,
 };
@@ -163,15 +165,17 @@ struct cycle
     DWORD                  pid;
 };
 
-/* counted by the kind of wait: the wait records' kinds, then host calls */
-#define UNFOLLOWED_HOST_CALL WAIT_RECORD_KIND_COUNT
+/* counted by the kind of wait: the wait records' kinds, then host calls,
+ * then host locks held by a thread that is not Wine's */
+#define UNFOLLOWED_HOST_CALL  WAIT_RECORD_KIND_COUNT
+#define UNFOLLOWED_HOST_OWNER (WAIT_RECORD_KIND_COUNT + 1)
 
 struct findings
 {
     struct cycle cycles[WAIT_GRAPH_MAX_CYCLES];
     unsigned int cycle_count;
-    unsigned int deadlocked, waiting, unfollowed, other_process, gone, errors, not_responding;
-    unsigned int unfollowed_kinds[WAIT_RECORD_KIND_COUNT + 1];
+    unsigned int deadlocked, waiting, unfollowed, other_process, orphaned, gone, errors, not_responding;
+    unsigned int unfollowed_kinds[UNFOLLOWED_HOST_OWNER + 1];
 };
 
 extern struct findings findings;

@@ -9,7 +9,7 @@ import json, re, sys
 report = json.load(open(sys.argv[1]))
 threads = [t for p in report["processes"] for t in p["threads"]]
 dead = [t for t in threads if t.get("deadlock")]
-assert report["schema_version"] == 2, report.get("schema_version")
+assert report["schema_version"] == 3, report.get("schema_version")
 assert report["deadlocks"] == 3, report["deadlocks"]
 assert report["deadlocked_threads"] == 6 == len(dead), report["deadlocked_threads"]
 kinds = {n["type"] for t in dead for n in t["chain"]}

@@ -10,11 +10,17 @@
 # priority-inheriting mutex ("cross", "pi"), and two host locks of one
 # kind: normal and robust mutexes, write-locked rwlocks (a reader and a
 # writer waiting).
+# A host mutex left locked by a thread that was terminated holding it
+# ("abandoned") is no deadlock, but its waiter waits for ever: wctdump's
+# verdict (exit 6, "orphaned"), the chain through an Abandoned host mutex
+# with its owner's Linux id, the text report, and the watchdog's report.
+# Every JSON report is valid against docs/wctdump.schema.json.
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 . "$TOP/tools/testlib.sh"
 dir="$TESTBIN/host/host_locks"
 mkdir -p "$dir"
+rm -f "$dir"/*.json
 build_winelib "$dir"
 build_exe "$TOP/tests/host/programs/hostlock.c" "$dir/hostlock.exe"
 unset WINEDEBUG
@@ -71,4 +77,70 @@ for mode in cross mutex robust pi rwlock; do
     fi
 done
 
+# check_orphaned JSON TID: the thread's chain ends at an abandoned host
+# mutex with its owner's Linux id, and the verdict says it
+check_orphaned() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1], encoding="utf-8"))
+tid = int(sys.argv[2])
+if report["verdict"] != "orphaned" or report["exit_status"] != 6 or report["orphaned_threads"] < 1:
+    print("verdict %s, exit %s, %s orphaned" % (report["verdict"], report["exit_status"], report["orphaned_threads"]))
+    sys.exit(1)
+for p in report["processes"]:
+    for t in p["threads"]:
+        if t["tid"] != tid:
+            continue
+        chain = t["chain"]
+        if t["state"] != "orphaned" or len(chain) != 2 or chain[1]["type"] != "unknown" or \
+           not chain[1]["name"].startswith("host mutex at 0x") or chain[1]["status"] != "abandoned" or \
+           chain[1]["owner_unix_tid"] <= 0:
+            print("thread %d: %s, chain %s" % (tid, t["state"], chain))
+            sys.exit(1)
+        sys.exit(0)
+print("thread %d is not in the report" % tid)
+sys.exit(1)
+PY
+}
+
+mode=abandoned
+start_program "$mode" 120 WINE_DEADLOCK_WATCHDOG=1 hostlock.exe "$mode"
+tid=$(sed -n 's/^hostlock: threads [0-9]* //p' "$dir/$mode.out" | tr -d '\r')
+status=0
+for i in $(seq 100); do
+    status=0
+    "$LAYER" wctdump --json "$pid" >"$dir/$mode.json" 2>/dev/null || status=$?
+    [ $status = 6 ] && check_orphaned "$dir/$mode.json" "$tid" >"$dir/$mode.check" && break
+    sleep 0.2
+done
+"$LAYER" wctdump "$pid" >"$dir/$mode.txt" 2>&1 || true
+watchdog=0
+wait_for_lines "$dir/$mode.err" "^wine: watchdog: end of report" 1 >/dev/null && watchdog=1
+"$LAYER" --kill
+wait
+if [ $status = 6 ] && check_orphaned "$dir/$mode.json" "$tid" &&
+   grep -q "^  thread $tid: .*WAITS FOR EVER" "$dir/$mode.txt" &&
+   grep -q "host mutex at 0x[0-9a-f]* (abandoned: its owner, Linux thread [0-9]*, exited holding it)" "$dir/$mode.txt" &&
+   [ $watchdog = 1 ] && grep -q "^wine: watchdog: hang in hostlock.exe (process [0-9]*): thread $tid has waited" "$dir/$mode.err" &&
+   grep -q "^wine: watchdog:   waits for host mutex at 0x[0-9a-f]*: its owner, Linux thread [0-9]*, exited holding it" "$dir/$mode.err"; then
+    echo "$mode: thread $tid waits for ever on a host mutex its terminated owner held, found (exit 6, watchdog)"
+else
+    echo "$mode: FAILED (wctdump exit $status, watchdog $watchdog)"; cat "$dir/$mode.check" 2>/dev/null
+    head -30 "$dir/$mode.txt"; grep "watchdog" "$dir/$mode.err" | head -20
+    bad=1
+fi
+# every report above is one the schema describes
+if python3 - "$TOP/docs/wctdump.schema.json" "$dir"/*.json <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1], encoding="utf-8"))
+for name in sys.argv[2:]:
+    try:
+        jsonschema.validate(json.load(open(name, encoding="utf-8")), schema)
+    except jsonschema.ValidationError as e:
+        print("%s: %s" % (name, e.message))
+        sys.exit(1)
+PY
+then echo "every report is valid against docs/wctdump.schema.json"
+else bad=1
+fi
 exit $bad

@@ -36,7 +36,7 @@ python3 - "$dir" <<'PY'
 import json, re, sys
 dir = sys.argv[1]
 report = json.loads(open(dir + "/report.json", "rb").read().decode("utf-8"))   # strict UTF-8
-assert report["schema_version"] == 2, report["schema_version"]
+assert report["schema_version"] == 3, report["schema_version"]
 assert report["deadlocks"] == 4 and report["deadlocked_threads"] == 8, report
 text = open(dir + "/report.txt", encoding="utf-8").read()
 assert "4 deadlocks involving 8 threads" in text, text[-300:]

@@ -11,8 +11,12 @@
  *             on a word of its own stack, which leads nowhere);
  *   "rwlock": each write-locks its rwlock; A then asks to read B's (a
  *             reader waits), B to write A's (a writer waits).
+ * Or no deadlock, a lock left locked for ever:
+ *   "abandoned": A takes host mutex 0 and is terminated (TerminateThread)
+ *             holding it; then B asks for it.
  * Prints "hostlock: threads A B" (their Windows ids), then "hostlock: pid N
  * ready" once each holds its first lock and is about to ask for the other
+ * (B is about to ask for the abandoned mutex).
  *
  * Copyright 2026 The wine-backtrace-wct authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -56,6 +60,22 @@ static void take( int kind, int which )
     }
 }
 
+/* "abandoned": thread A takes mutex 0 and waits to be terminated */
+static DWORD WINAPI holder( void *arg )
+{
+    take( NORMAL_MUTEX, 0 );
+    SetEvent( holds[0] );
+    Sleep( INFINITE );
+    return 0;
+}
+
+static DWORD WINAPI waiter( void *arg )
+{
+    SetEvent( holds[1] );
+    take( NORMAL_MUTEX, 0 );
+    return 0;
+}
+
 /* thread 0 takes lock 0, thread 1 lock 1; then each the other's */
 static DWORD WINAPI locker( void *arg )
 {
@@ -75,11 +95,13 @@ int main( int argc, char **argv )
     DWORD tids[2];
     int i;
 
+    BOOL abandoned = argc > 1 && !strcmp( argv[1], "abandoned" );
+
     for (i = 0; i < ARRAYSIZE(modes) && !mode; i++)
         if (argc > 1 && !strcmp( argv[1], modes[i].name )) mode = &modes[i];
-    if (!mode)
+    if (!mode && !abandoned)
     {
-        printf( "usage: hostlock cross|mutex|robust|pi|rwlock\n" );
+        printf( "usage: hostlock cross|mutex|robust|pi|rwlock|abandoned\n" );
         return 2;
     }
     if (!module || !(acquire = (void *)GetProcAddress( module, "hostlock_acquire" )))
@@ -89,7 +111,15 @@ int main( int argc, char **argv )
     }
     InitializeCriticalSection( &section );
     for (i = 0; i < 2; i++) holds[i] = CreateEventA( NULL, TRUE, FALSE, NULL );
-    for (i = 0; i < 2; i++) threads[i] = CreateThread( NULL, 0, locker, (void *)(INT_PTR)i, 0, &tids[i] );
+    if (abandoned)
+    {
+        threads[0] = CreateThread( NULL, 0, holder, NULL, 0, &tids[0] );
+        WaitForSingleObject( holds[0], INFINITE );
+        TerminateThread( threads[0], 1 );
+        WaitForSingleObject( threads[0], INFINITE );
+        threads[1] = CreateThread( NULL, 0, waiter, NULL, 0, &tids[1] );
+    }
+    else for (i = 0; i < 2; i++) threads[i] = CreateThread( NULL, 0, locker, (void *)(INT_PTR)i, 0, &tids[i] );
     WaitForMultipleObjects( 2, holds, TRUE, INFINITE );
     printf( "hostlock: threads %lu %lu\n", tids[0], tids[1] );
     printf( "hostlock: pid %lu ready\n", GetCurrentProcessId() );
