@@ -101,13 +101,7 @@ static void collect_process( struct process_report *process )
         struct thread_report *report;
 
         if (all_threads[t].pid != process->pid) continue;
-        if (process->count == size)
-        {
-            void *bigger = realloc( process->threads, 2 * size * sizeof(*process->threads) );
-            if (!bigger) break;
-            process->threads = bigger;
-            size *= 2;
-        }
+        if (!grow_array( (void **)&process->threads, &size, process->count, sizeof(*process->threads) )) break;
         report = &process->threads[process->count++];
         memset( report, 0, sizeof(*report) );
         report->tid = all_threads[t].tid;

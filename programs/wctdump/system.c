@@ -130,6 +130,19 @@ static BOOL query_system( BOOL extended )
     return ret;
 }
 
+/* room in '*array', of '*capacity' elements of 'size' bytes, for one more
+ * after its 'count': FALSE when there is none */
+BOOL grow_array( void **array, DWORD *capacity, DWORD count, size_t size )
+{
+    void *bigger;
+
+    if (count < *capacity) return TRUE;
+    if (!(bigger = realloc( *array, 2 * *capacity * size ))) return FALSE;
+    *array = bigger;
+    *capacity *= 2;
+    return TRUE;
+}
+
 /* the same from a toolhelp snapshot, where the system does not answer the above */
 static void snapshot_system(void)
 {
@@ -145,13 +158,8 @@ static void snapshot_system(void)
     {
         do
         {
-            if (system_process_count == size)
-            {
-                void *bigger = realloc( system_processes, 2 * size * sizeof(*system_processes) );
-                if (!bigger) break;
-                system_processes = bigger;
-                size *= 2;
-            }
+            if (!grow_array( (void **)&system_processes, &size, system_process_count, sizeof(*system_processes) ))
+                break;
             system_processes[system_process_count++] = process;
         } while (Process32NextW( snapshot, &process ));
     }
@@ -160,13 +168,7 @@ static void snapshot_system(void)
     {
         do
         {
-            if (all_thread_count == size)
-            {
-                void *bigger = realloc( all_threads, 2 * size * sizeof(*all_threads) );
-                if (!bigger) break;
-                all_threads = bigger;
-                size *= 2;
-            }
+            if (!grow_array( (void **)&all_threads, &size, all_thread_count, sizeof(*all_threads) )) break;
             all_threads[all_thread_count].pid = thread.th32OwnerProcessID;
             all_threads[all_thread_count].teb = NULL;
             all_threads[all_thread_count++].tid = thread.th32ThreadID;

@@ -199,6 +199,7 @@ struct thread_id
     void *teb;   /* NULL: not known */
 };
 
+extern BOOL grow_array( void **array, DWORD *capacity, DWORD count, size_t size );
 extern PROCESSENTRY32W *system_processes;
 extern DWORD system_process_count;
 extern struct thread_id *all_threads;
