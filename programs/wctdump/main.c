@@ -107,6 +107,7 @@ static void collect_process( struct process_report *process )
         report->tid = all_threads[t].tid;
         report->teb = all_threads[t].teb;
         get_chain( report, flags );
+        name_host_locks( report );
     }
     start = now_ms();
     part_ms[PART_CHAINS] += start - modules;

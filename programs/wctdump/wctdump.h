@@ -187,6 +187,9 @@ extern BOOL is_blocked( const struct thread_report *report );
 extern BOOL is_thread_node( const struct wait_chain_node *node );
 extern int verdict(void);
 
+/* host_names.c */
+extern void name_host_locks( struct thread_report *report );
+
 /* stacks.c */
 extern void init_stack_walks(void);
 extern void walk_stack( struct target *target, struct thread_report *report );

@@ -3,9 +3,10 @@
 # futex() on a glibc lock of a Winelib module is followed to the lock's
 # owner, by its Windows id, and a cycle through host locks and critical
 # sections, in any mix, is a deadlock: wctdump's verdict (exit 1), the
-# cycle of exactly the two threads, each chain through a "host mutex at
-# 0x..." or "host rwlock at 0x..." node (Owned, of unknown type, as
-# GetThreadWaitChain gives it), in the JSON and the text report.
+# cycle of exactly the two threads, each chain through a host lock node
+# (Owned, of unknown type, as GetThreadWaitChain gives it), which wctdump
+# names by the ELF data symbol it is in ("host mutex
+# hostlock.dll.so!mutexes+0x28"), in the JSON and the text report.
 # programs/hostlock.c: a critical section and a normal or a
 # priority-inheriting mutex ("cross", "pi"), and two host locks of one
 # kind: normal and robust mutexes, write-locked rwlocks (a reader and a
@@ -51,8 +52,8 @@ PY
 }
 
 for mode in cross mutex robust pi rwlock; do
-    name="host mutex at 0x"
-    [ $mode != rwlock ] || name="host rwlock at 0x"
+    name="host mutex hostlock.dll.so!mutexes"
+    [ $mode != rwlock ] || name="host rwlock hostlock.dll.so!rwlocks"
     start_program "$mode" 120 hostlock.exe "$mode"
     tids=$(sed -n 's/^hostlock: threads //p' "$dir/$mode.out" | tr -d '\r')
     # each asks for its second lock a moment after the program says it is
@@ -69,7 +70,7 @@ for mode in cross mutex robust pi rwlock; do
     wait
     if [ $status = 1 ] && check "$dir/$mode.json" "$tids" "$name" && grep -q "$name" "$dir/$mode.txt" &&
        grep -q '^1 deadlock involving 2 threads' "$dir/$mode.txt"; then
-        echo "$mode: threads $tids deadlocked through a ${name% at 0x}, found (exit 1)"
+        echo "$mode: threads $tids deadlocked through a ${name%% hostlock*} ($name), found (exit 1)"
     else
         echo "$mode: FAILED (wctdump exit $status)"; cat "$dir/$mode.check" 2>/dev/null; grep hostlock: "$dir/$mode.out"
         head -30 "$dir/$mode.txt"
@@ -93,7 +94,7 @@ for p in report["processes"]:
             continue
         chain = t["chain"]
         if t["state"] != "orphaned" or len(chain) != 2 or chain[1]["type"] != "unknown" or \
-           not chain[1]["name"].startswith("host mutex at 0x") or chain[1]["status"] != "abandoned" or \
+           not chain[1]["name"].startswith("host mutex hostlock.dll.so!mutexes") or chain[1]["status"] != "abandoned" or \
            chain[1]["owner_unix_tid"] <= 0:
             print("thread %d: %s, chain %s" % (tid, t["state"], chain))
             sys.exit(1)
@@ -120,7 +121,7 @@ wait_for_lines "$dir/$mode.err" "^wine: watchdog: end of report" 1 >/dev/null &&
 wait
 if [ $status = 6 ] && check_orphaned "$dir/$mode.json" "$tid" &&
    grep -q "^  thread $tid: .*WAITS FOR EVER" "$dir/$mode.txt" &&
-   grep -q "host mutex at 0x[0-9a-f]* (abandoned: its owner, Linux thread [0-9]*, exited holding it)" "$dir/$mode.txt" &&
+   grep -q "host mutex hostlock.dll.so!mutexes (abandoned: its owner, Linux thread [0-9]*, exited holding it)" "$dir/$mode.txt" &&
    [ $watchdog = 1 ] && grep -q "^wine: watchdog: hang in hostlock.exe (process [0-9]*): thread $tid has waited" "$dir/$mode.err" &&
    grep -q "^wine: watchdog:   waits for host mutex at 0x[0-9a-f]*: its owner, Linux thread [0-9]*, exited holding it" "$dir/$mode.err"; then
     echo "$mode: thread $tid waits for ever on a host mutex its terminated owner held, found (exit 6, watchdog)"
