@@ -10,7 +10,8 @@
 # programs/hostlock.c: a critical section and a normal or a
 # priority-inheriting mutex ("cross", "pi"), and two host locks of one
 # kind: normal and robust mutexes, write-locked rwlocks (a reader and a
-# writer waiting).
+# writer waiting). The same through a copy of the module without
+# symbols ("stripped"): the lock is named by its module and offset.
 # A host mutex left locked by a thread that was terminated holding it
 # ("abandoned") is no deadlock, but its waiter waits for ever: wctdump's
 # verdict (exit 6, "orphaned"), the chain through an Abandoned host mutex
@@ -51,10 +52,16 @@ sys.exit(0)
 PY
 }
 
-for mode in cross mutex robust pi rwlock; do
+# a lock of a library without symbols is named by its module and offset
+mkdir -p "$dir/stripped/x86_64-unix"
+strip --strip-all -o "$dir/stripped/x86_64-unix/hostlock.dll.so" "$TESTBIN/winelib/x86_64-unix/hostlock.dll.so"
+
+for mode in cross mutex robust pi rwlock stripped; do
     name="host mutex hostlock.dll.so!mutexes"
     [ $mode != rwlock ] || name="host rwlock hostlock.dll.so!rwlocks"
-    start_program "$mode" 120 hostlock.exe "$mode"
+    args="hostlock.exe $mode"
+    [ $mode != stripped ] || { name="host mutex hostlock.dll.so+0x"; args="WINEDLLPATH=$dir/stripped hostlock.exe mutex"; }
+    start_program "$mode" 120 $args
     tids=$(sed -n 's/^hostlock: threads //p' "$dir/$mode.out" | tr -d '\r')
     # each asks for its second lock a moment after the program says it is
     # ready: until both are in the cycle, every node of it
