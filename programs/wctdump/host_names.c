@@ -199,7 +199,7 @@ static BOOL find_data_symbol( HANDLE file, const struct elf_header *header, ULON
 }
 
 /* where 'addr' is in its ELF module: "module!symbol+0xN", "module+0xN" */
-static BOOL name_host_address( int unix_pid, ULONG64 addr, WCHAR *buffer, DWORD size )
+static BOOL find_host_address( int unix_pid, ULONG64 addr, WCHAR *buffer, DWORD size )
 {
     struct elf_header header;
     struct elf_segment segment;
@@ -210,7 +210,7 @@ static BOOL name_host_address( int unix_pid, ULONG64 addr, WCHAR *buffer, DWORD 
     BOOL named = FALSE;
     DWORD i;
 
-    if (!unix_pid || !find_mapping( unix_pid, addr, path, sizeof(path), &base )) return FALSE;
+    if (!find_mapping( unix_pid, addr, path, sizeof(path), &base )) return FALSE;
     module = strrchr( path, '/' ) + 1;
     if ((file = open_unix_file( path )) == INVALID_HANDLE_VALUE) return FALSE;
     if (read_at( file, 0, &header, sizeof(header) ) && !memcmp( header.e_ident, "\177ELF", 4 ) &&
@@ -234,6 +234,39 @@ static BOOL name_host_address( int unix_pid, ULONG64 addr, WCHAR *buffer, DWORD 
     else _snwprintf( buffer, size, L"%hs+0x%I64x", module, addr - base );
     buffer[size - 1] = 0;
     return TRUE;
+}
+
+/* The same, kept: the locks of a deadlock are in the chain of each of its
+ * threads, and each look-up reads the process's maps and a symbol table. */
+#define KEPT_NAMES 32
+
+static struct
+{
+    int     unix_pid;   /* 0: free */
+    ULONG64 addr;
+    BOOL    named;
+    WCHAR   name[ARRAY_SIZE(((struct wait_chain_node *)0)->name)];
+} kept_names[KEPT_NAMES];
+
+static BOOL name_host_address( int unix_pid, ULONG64 addr, WCHAR *buffer, DWORD size )
+{
+    static unsigned int next;
+    unsigned int i;
+
+    if (!unix_pid) return FALSE;
+    for (i = 0; i < KEPT_NAMES; i++)
+    {
+        if (kept_names[i].unix_pid != unix_pid || kept_names[i].addr != addr) continue;
+        lstrcpynW( buffer, kept_names[i].name, size );
+        return kept_names[i].named;
+    }
+    i = next++ % KEPT_NAMES;
+    kept_names[i].unix_pid = unix_pid;
+    kept_names[i].addr = addr;
+    kept_names[i].name[0] = 0;
+    kept_names[i].named = find_host_address( unix_pid, addr, kept_names[i].name, ARRAY_SIZE(kept_names[i].name) );
+    lstrcpynW( buffer, kept_names[i].name, size );
+    return kept_names[i].named;
 }
 
 /* Names each host lock of a thread's chain ("host mutex at 0x..." from the
