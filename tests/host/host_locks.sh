@@ -114,6 +114,13 @@ PY
 mode=abandoned
 start_program "$mode" 120 WINE_DEADLOCK_WATCHDOG=1 hostlock.exe "$mode"
 tid=$(sed -n 's/^hostlock: threads [0-9]* //p' "$dir/$mode.out" | tr -d '\r')
+# the watchdog suspends the thread to walk its stack: wctdump looks once
+# it has reported (once), not while the thread is held. Wine's own
+# programs (explorer.exe) have the watchdog too: its report is the one
+# that names this process.
+watchdog=0
+wait_for_lines "$dir/$mode.err" "^wine: watchdog: every thread of the process: wine-layer wctdump $pid\$" 1 \
+    >/dev/null && watchdog=1
 status=0
 for i in $(seq 100); do
     status=0
@@ -122,8 +129,6 @@ for i in $(seq 100); do
     sleep 0.2
 done
 "$LAYER" wctdump "$pid" >"$dir/$mode.txt" 2>&1 || true
-watchdog=0
-wait_for_lines "$dir/$mode.err" "^wine: watchdog: end of report" 1 >/dev/null && watchdog=1
 "$LAYER" --kill
 wait
 if [ $status = 6 ] && check_orphaned "$dir/$mode.json" "$tid" &&
