@@ -124,6 +124,7 @@ expect 3 "no such process $missing" "$missing"
 expect 3 "no process named nosuch.exe" "$pid" nosuch.exe
 expect 0 "" --help
 grep -q 'decimal' "$dir/out" && grep -q '^  5  no deadlock found' "$dir/out" &&
+    grep -q '^  6  no deadlock, but a thread waits for ever on a host lock' "$dir/out" &&
     echo "--help says ids are decimal and what each exit status means" || { echo "--help: $(cat "$dir/out")"; fail=1; }
 
 "$LAYER" --kill
