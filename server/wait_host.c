@@ -292,21 +292,46 @@ int is_host_task( struct thread *thread, int tid )
     return !stat( path, &st );
 }
 
+/* The system call the thread sleeps in and its arguments, as Linux gives
+ * them in /proc/PID/task/TID/syscall without stopping or waking it: FALSE
+ * when it runs, or sleeps outside a system call. */
+static int read_system_call( struct thread *thread, int *nr, unsigned long long args[6] )
+{
+    char path[64], buffer[256];
+    ssize_t size;
+    int fd;
+
+    if (thread->unix_pid == -1 || thread->unix_tid == -1) return 0;
+    snprintf( path, sizeof(path), "/proc/%d/task/%d/syscall", thread->unix_pid, thread->unix_tid );
+    if ((fd = open( path, O_RDONLY )) == -1) return 0;
+    size = read( fd, buffer, sizeof(buffer) - 1 );
+    close( fd );
+    if (size <= 0) return 0;
+    buffer[size] = 0;
+    /* "running", "-1 SP PC" (asleep outside a system call), or "NR ARG0..ARG5 SP PC" */
+    return sscanf( buffer, "%d %llx %llx %llx %llx %llx %llx", nr, &args[0], &args[1], &args[2], &args[3],
+                   &args[4], &args[5] ) == 7;
+}
+
 /***********************************************************************
  *           is_same_host_lock
  *
- * Does the thread still sleep on that lock, with the same owner? Read
- * again, as get_host_call reads it.
+ * Does the thread still sleep on that lock, with the same owner? Its
+ * system call and the lock, read again.
  */
 int is_same_host_lock( struct thread *thread, const struct host_lock *lock )
 {
-    struct host_lock now;
-    char what[128] = "";
-    timeout_t since;
-    int call;
+#ifdef SYS_futex
+    unsigned long long args[6];
+    struct host_lock now = { HOST_LOCK_NONE };
+    int nr;
 
-    return get_host_call( thread, read_context_switches( thread ), &call, &since, what, sizeof(what), &now ) &&
-           now.kind == lock->kind && now.address == lock->address && now.owner_tid == lock->owner_tid;
+    if (!read_system_call( thread, &nr, args ) || nr != SYS_futex) return 0;
+    get_host_lock( thread, args, &now );
+    return now.kind == lock->kind && now.address == lock->address && now.owner_tid == lock->owner_tid;
+#else
+    return 0;
+#endif
 }
 
 /***********************************************************************
@@ -320,24 +345,12 @@ int is_same_host_lock( struct thread *thread, const struct host_lock *lock )
 int get_host_call( struct thread *thread, unsigned int switches, int *call, timeout_t *since,
                    char *what, size_t what_size, struct host_lock *lock )
 {
-    char path[64], buffer[256];
     unsigned long long args[6], pollfds;
     unsigned int i, nfds;
-    ssize_t size;
-    int fd, nr, n;
+    int nr, n;
 
     memset( lock, 0, sizeof(*lock) );
-    if (thread->unix_pid == -1 || thread->unix_tid == -1) return 0;
-    snprintf( path, sizeof(path), "/proc/%d/task/%d/syscall", thread->unix_pid, thread->unix_tid );
-    if ((fd = open( path, O_RDONLY )) == -1) return 0;
-    size = read( fd, buffer, sizeof(buffer) - 1 );
-    close( fd );
-    if (size <= 0) return 0;
-    buffer[size] = 0;
-    /* "running", "-1 SP PC" (asleep outside a system call), or "NR ARG0..ARG5 SP PC" */
-    if (sscanf( buffer, "%d %llx %llx %llx %llx %llx %llx", &nr, &args[0], &args[1], &args[2], &args[3],
-                &args[4], &args[5] ) != 7)
-        return 0;
+    if (!read_system_call( thread, &nr, args )) return 0;
     for (i = 0; i < ARRAY_SIZE(host_calls); i++) if (host_calls[i].nr == nr) break;
     if (i == ARRAY_SIZE(host_calls)) return 0;
 
