@@ -48,6 +48,12 @@ BOOL wait_graph_is_host_lock( const struct wait_chain_node *node )
     return node->type == WctUnknownType && node->object;
 }
 
+/* Is it a host lock whose owner exited holding it? */
+BOOL wait_graph_is_abandoned_lock( const struct wait_chain_node *node )
+{
+    return wait_graph_is_host_lock( node ) && node->status == WctStatusAbandoned;
+}
+
 /* The threads of the cycle a chain ends in, sorted, in 'tids' (room for
  * WCT_MAX_NODE_COUNT); how many, 0 when the chain ends in none. */
 unsigned int wait_graph_cycle_threads( const struct wait_chain_node *nodes, DWORD count, DWORD *tids )

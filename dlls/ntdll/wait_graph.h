@@ -46,6 +46,7 @@ extern DWORD wait_graph_cycle_start( const struct wait_chain_node *nodes, DWORD 
 extern unsigned int wait_graph_cycle_threads( const struct wait_chain_node *nodes, DWORD count,
                                               DWORD *tids );
 extern BOOL wait_graph_is_host_lock( const struct wait_chain_node *node );
+extern BOOL wait_graph_is_abandoned_lock( const struct wait_chain_node *node );
 extern BOOL wait_graph_same_threads( const DWORD *a, unsigned int a_count, const DWORD *b,
                                      unsigned int b_count );
 

@@ -126,7 +126,7 @@ static void print_object_wait( const struct wait_chain_node *node )
 
     utf8( wait_graph_type_name( node->type, FALSE ), type, sizeof(type) );
     /* a host lock names itself ("host mutex at 0x..."), and its owner by its Linux id */
-    if (wait_graph_is_host_lock( node ) && node->status == WctStatusAbandoned)
+    if (wait_graph_is_abandoned_lock( node ))
         MESSAGE( "wine: watchdog:   waits for %s: its owner, Linux thread %u, exited holding it\n",
                  node_text( node, name, sizeof(name) ), node->tid );
     else if (wait_graph_is_host_lock( node ))
@@ -462,8 +462,8 @@ static void check_thread( DWORD tid, LARGE_INTEGER now )
     if (!count) return;
     if (first_report( unresponsive, tid, nodes[0].unanswered_ms >= timeout_seconds * 1000 ))
         report_unresponsive( nodes, count, is_cycle );
-    if (first_report( orphaned, tid, count == 2 && wait_graph_is_host_lock( &nodes[1] ) &&
-                      nodes[1].status == WctStatusAbandoned && nodes[0].wait_time >= timeout_seconds * 1000 ))
+    if (first_report( orphaned, tid, count == 2 && wait_graph_is_abandoned_lock( &nodes[1] ) &&
+                      nodes[0].wait_time >= timeout_seconds * 1000 ))
         report_orphaned( nodes );
     if (!is_cycle || count < 2) return;
     if (!(n = wait_graph_cycle_threads( nodes, count, tids ))) return;

@@ -197,7 +197,7 @@ void classify( struct thread_report *report, DWORD pid )
     report->state = STATE_FINE;
     if (!is_blocked( report )) return;
     last = &report->nodes[report->count - 1];
-    if (wait_graph_is_host_lock( last ) && last->status == WctStatusAbandoned)
+    if (wait_graph_is_abandoned_lock( last ))
     {
         report->state = STATE_ORPHANED;
         findings.orphaned++;

@@ -244,7 +244,7 @@ static struct
 {
     int     unix_pid;   /* 0: free */
     ULONG64 addr;
-    BOOL    named;
+    BOOL    found;      /* a file maps it: named */
     WCHAR   name[ARRAY_SIZE(((struct wait_chain_node *)0)->name)];
 } kept_names[KEPT_NAMES];
 
@@ -258,15 +258,15 @@ static BOOL name_host_address( int unix_pid, ULONG64 addr, WCHAR *buffer, DWORD 
     {
         if (kept_names[i].unix_pid != unix_pid || kept_names[i].addr != addr) continue;
         lstrcpynW( buffer, kept_names[i].name, size );
-        return kept_names[i].named;
+        return kept_names[i].found;
     }
     i = next++ % KEPT_NAMES;
     kept_names[i].unix_pid = unix_pid;
     kept_names[i].addr = addr;
     kept_names[i].name[0] = 0;
-    kept_names[i].named = find_host_address( unix_pid, addr, kept_names[i].name, ARRAY_SIZE(kept_names[i].name) );
+    kept_names[i].found = find_host_address( unix_pid, addr, kept_names[i].name, ARRAY_SIZE(kept_names[i].name) );
     lstrcpynW( buffer, kept_names[i].name, size );
-    return kept_names[i].named;
+    return kept_names[i].found;
 }
 
 /* Names each host lock of a thread's chain ("host mutex at 0x..." from the

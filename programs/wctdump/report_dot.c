@@ -128,11 +128,11 @@ static void print_object_dot( const struct dot_object *object, unsigned int id )
                            (int)(node->name_len / sizeof(WCHAR)), node->name );
     else if (node->object)
         len += _snwprintf( label + len, ARRAY_SIZE(label) - 1 - len, L"\nat 0x%I64x", node->object );
-    if (wait_graph_is_host_lock( node ) && node->status == WctStatusAbandoned)
+    if (wait_graph_is_abandoned_lock( node ))
         len += _snwprintf( label + len, ARRAY_SIZE(label) - 1 - len, L"\nabandoned: owner exited" );
     print( L"  o%u [shape=ellipse, label=", id );
     print_dot_string( label, max( len, 0 ) );
-    if (wait_graph_is_host_lock( node ) && node->status == WctStatusAbandoned) print( L", color=orange" );
+    if (wait_graph_is_abandoned_lock( node )) print( L", color=orange" );
     print( L"];\n" );
 }
 

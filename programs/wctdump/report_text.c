@@ -85,7 +85,7 @@ static void print_object_node( const struct wait_chain_node *node, BOOL last )
     int len = node->name_len / sizeof(WCHAR);
 
     /* a host lock names itself ("host mutex at 0x..."), and its owner by its Linux id */
-    if (wait_graph_is_host_lock( node ) && node->status == WctStatusAbandoned)
+    if (wait_graph_is_abandoned_lock( node ))
         print( L"%.*ls (abandoned: its owner, Linux thread %u, exited holding it)", len, node->name, node->tid );
     else if (wait_graph_is_host_lock( node ) && last)
         print( L"%.*ls (owned by Linux thread %u, which is not a Wine thread)", len, node->name, node->tid );
