@@ -121,20 +121,25 @@ tid=$(sed -n 's/^hostlock: threads [0-9]* //p' "$dir/$mode.out" | tr -d '\r')
 watchdog=0
 wait_for_lines "$dir/$mode.err" "^wine: watchdog: every thread of the process: wine-layer wctdump $pid\$" 1 \
     >/dev/null && watchdog=1
+# orphaned_text: the text report names the waiter and the abandoned mutex
+orphaned_text() {
+    grep -q "^  thread $tid: .*WAITS FOR EVER" "$dir/$mode.txt" &&
+    grep -q "host mutex hostlock.dll.so!mutexes (abandoned: its owner, Linux thread [0-9]*, exited holding it)" \
+        "$dir/$mode.txt"
+}
+# both reports, until each shows the state (a walk of the thread by the
+# watchdog or by the report before may hold it a moment)
 status=0
 for i in $(seq 100); do
     status=0
     "$LAYER" wctdump --json "$pid" >"$dir/$mode.json" 2>/dev/null || status=$?
-    [ $status = 6 ] && check_orphaned "$dir/$mode.json" "$tid" >"$dir/$mode.check" && break
+    "$LAYER" wctdump "$pid" >"$dir/$mode.txt" 2>&1 || true
+    [ $status = 6 ] && check_orphaned "$dir/$mode.json" "$tid" >"$dir/$mode.check" && orphaned_text && break
     sleep 0.2
 done
-"$LAYER" wctdump "$pid" >"$dir/$mode.txt" 2>&1 || true
 "$LAYER" --kill
 wait
-if [ $status = 6 ] && check_orphaned "$dir/$mode.json" "$tid" &&
-   grep -q "^  thread $tid: .*WAITS FOR EVER" "$dir/$mode.txt" &&
-   grep -q "host mutex hostlock.dll.so!mutexes (abandoned: its owner, Linux thread [0-9]*, exited holding it)" "$dir/$mode.txt" &&
-   [ $watchdog = 1 ] && grep -q "^wine: watchdog: hang in hostlock.exe (process [0-9]*): thread $tid has waited" "$dir/$mode.err" &&
+if [ $status = 6 ] && check_orphaned "$dir/$mode.json" "$tid" && orphaned_text && [ $watchdog = 1 ] && grep -q "^wine: watchdog: hang in hostlock.exe (process [0-9]*): thread $tid has waited" "$dir/$mode.err" &&
    grep -q "^wine: watchdog:   waits for host mutex at 0x[0-9a-f]*: its owner, Linux thread [0-9]*, exited holding it" "$dir/$mode.err"; then
     echo "$mode: thread $tid waits for ever on a host mutex its terminated owner held, found (exit 6, watchdog)"
 else
