@@ -146,4 +146,3 @@ const WCHAR *error_text( DWORD code )
     else buffer[len] = 0;
     return buffer;
 }
-

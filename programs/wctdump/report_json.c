@@ -159,4 +159,3 @@ void print_report_json( struct process_report *processes, DWORD count )
            findings.cycle_count ? L"\n  " : L"", findings.cycle_count, findings.deadlocked, findings.waiting, findings.unfollowed,
            findings.other_process, findings.orphaned, findings.gone, findings.not_responding );
 }
-

@@ -343,4 +343,3 @@ void print_list( const DWORD *pids, DWORD count )
     }
     CloseHandle( snapshot );
 }
-

@@ -374,4 +374,3 @@ void name_frames( struct process_report *process )
     free( addrs );
     free( queries );
 }
-
