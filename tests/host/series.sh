@@ -19,7 +19,9 @@ sh "$TOP/tools/series.sh" "$WINE_SOURCE" "$out/patches"
 
 rm -rf "$tree"
 git clone -q --shared -b pristine "$repo" "$tree" 2>/dev/null
-git_am() { git -C "$tree" -c user.name=series -c user.email=series@localhost am -q "$1"; }
+# --whitespace=error: a patch that adds trailing blanks or blank lines at
+# the end of a file does not apply, as a reviewer would ask.
+git_am() { git -C "$tree" -c user.name=series -c user.email=series@localhost am -q --whitespace=error "$1"; }
 
 # The nearest directory of FILE with a Makefile.in: its module (or test
 # directory); nothing for the headers and tools every module shares.
