@@ -13,6 +13,9 @@
 #              are compiled and linked with -fsanitize=CHECKS, through
 #              target-specific flags in STAGED/sanitize.mk, read with Wine's
 #              Makefile; changing them rebuilds those objects.
+#   BUILD_CFLAGS=FLAGS (environment): compile the Unix side and both PE
+#              sides with FLAGS instead of the configured "-g -O2" (the
+#              series test builds each patch with -O0)
 # The full compiler output goes to STAGED/build.log; on a failure its end is
 # shown.
 #
@@ -39,6 +42,8 @@ MAKEFILES_USED=""
 step() {
     what=$1 jobs=$2; shift 2
     start=$(date +%s)
+    [ -z "${BUILD_CFLAGS:-}" ] ||
+        set -- CFLAGS="$BUILD_CFLAGS" x86_64_CFLAGS="$BUILD_CFLAGS" i386_CFLAGS="$BUILD_CFLAGS" "$@"
     if ! make -C "$STAGED" $MAKEFILES_USED -j"$jobs" "$@" >>"$LOG" 2>&1; then
         echo "build: $what failed; the end of $LOG:" >&2
         tail -30 "$LOG" >&2
