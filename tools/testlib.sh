@@ -118,6 +118,21 @@ build_winelib() {
     export WINEDLLPATH
 }
 
+# prefix_server [PREFIX]: the pid of the wineserver that serves PREFIX
+# (default $WINEPREFIX, else the launcher's), nothing if none: the one that
+# works in the prefix's server directory (.../server-DEV-INODE of the
+# prefix, in hexadecimal), as another test may have a server of its own
+# running beside this one's
+prefix_server() {
+    ps_prefix=${1:-${WINEPREFIX:-$("$LAYER" --env | sed -n 's/^WINEPREFIX=//p')}}
+    [ -d "$ps_prefix" ] || return 0
+    ps_dir=server-$(stat -c '%d-%i' "$ps_prefix" | awk -F- '{ printf "%x-%x", $1, $2 }')
+    for ps_pid in $(pgrep wineserver); do
+        case $(readlink "/proc/$ps_pid/cwd" 2>/dev/null) in */"$ps_dir") echo "$ps_pid"; return 0 ;; esac
+    done
+    return 0
+}
+
 # wait_for_ready FILE NAME SECONDS: prints the process id a test program
 # writes to FILE as "NAME: pid N ready" once it is stuck where it should
 # be; fails (printing nothing) if that has not happened after SECONDS.

@@ -29,7 +29,7 @@ try() {
     pid=$(wait_for_ready "$scratch/hang.out" hang 60) || true
     rc=0
     [ -n "$pid" ] && (cd / && "$launcher" wctdump "$pid") >"$scratch/report" 2>&1 || rc=$?
-    server=$(for p in $(pgrep wineserver); do readlink "/proc/$p/exe"; done | grep -x "$tree/server/wineserver" || true)
+    server=$(p=$(prefix_server) && [ -n "$p" ] && readlink "/proc/$p/exe" | grep -x "$tree/server/wineserver" || true)
     "$launcher" --kill
     wait
     if [ -n "$pid" ] && [ $rc = 1 ] && grep -q '^1 deadlock involving 2 threads' "$scratch/report" && [ -n "$server" ]; then

@@ -4,6 +4,7 @@
 # program and the executable of the prefix's server.
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
+. "$TOP/tools/testlib.sh"
 exe="$TESTBIN/host/sleeper.exe"
 cat >"$TESTBIN/host/sleeper.c" <<'C'
 #include <windows.h>
@@ -28,7 +29,8 @@ expect "$STAGED/dlls/ntdll/ntdll.so"
 expect "$STAGED/dlls/ntdll/x86_64-windows/ntdll.dll"
 expect "$STAGED/dlls/advapi32/x86_64-windows/advapi32.dll"
 expect "/usr/lib/x86_64-linux-gnu/wine/x86_64-windows/kernel32.dll"
-server=$(for p in $(pgrep wineserver); do readlink "/proc/$p/exe"; done | grep -x "$STAGED/server/wineserver" || true)
-[ -n "$server" ] && echo "server: $server" || { echo "the layer's wineserver is not running"; fail=1; }
+server=$(p=$(prefix_server) && [ -n "$p" ] && readlink "/proc/$p/exe" || true)
+[ "$server" = "$STAGED/server/wineserver" ] && echo "server: $server" ||
+    { echo "the prefix's wineserver is '$server', not the layer's"; fail=1; }
 wait
 exit $fail

@@ -12,7 +12,7 @@ server="$STAGED/server/wineserver"
 
 "$LAYER" --kill
 "$server" -p
-pid=$(pgrep -f "^$server" | head -1)
+pid=$(prefix_server)
 [ -n "$pid" ] || { echo "no wineserver"; exit 1; }
 rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status"; }
 
