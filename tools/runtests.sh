@@ -27,7 +27,8 @@
 # --ia32) the conformance32 runs and the host tests whose header says
 # "# needs: 32-bit code" are skipped, and IA32_SKIP tells the other host
 # tests why, so they skip their 32-bit parts, each with a line
-# "skipped part: WHAT" that is counted. Output of each test: build/tests/NAME.log, and
+# "skipped part: WHAT" that is counted. A host test whose header has a line
+# "# background: WHY" runs beside the others (is_background). Output of each test: build/tests/NAME.log, and
 # build/tests-stock/NAME.log for the run on stock Wine.
 #
 # Copyright 2026 The wine-backtrace-wct authors
@@ -158,16 +159,22 @@ run_conformance() {
     fi
 }
 
-run_host() {
+# host_exec NAME [NICE]: run tests/NAME.sh (at niceness NICE); its exit
+# status and seconds go to LOGDIR/NAME.status, for host_judge
+host_exec() {
     name=$1
-    log="$LOGDIR/$name.log"
     start=$(date +%s)
     # a host test that needs longer says so in a '# timeout: SECONDS' line
     limit=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$TOP/tests/$name.sh" | head -1)
     [ -n "$limit" ] && [ "$limit" -gt "$TIMEOUT" ] || limit=$TIMEOUT
-    timeout "$limit" sh "$TOP/tests/$name.sh" >"$log" 2>&1
-    rc=$?
-    took=$(( $(date +%s) - start ))
+    nice -n "${2:-0}" timeout "$limit" sh "$TOP/tests/$name.sh" >"$LOGDIR/$name.log" 2>&1
+    echo "$? $(( $(date +%s) - start ))" >"$LOGDIR/$name.status"
+}
+
+host_judge() {
+    name=$1
+    log="$LOGDIR/$name.log"
+    read -r rc took <"$LOGDIR/$name.status"
     # the parts a test skipped on a kernel without 32-bit code
     parts=$(sed -n 's/^skipped part: //p' "$log")
     if [ -n "$parts" ]; then
@@ -183,6 +190,14 @@ EOF
     else
         report "$name" FAIL "exit $rc" "$log"
     fi
+}
+
+# A host test whose header has a line '# background: WHY' (a build of
+# many minutes, in a prefix of its own) starts before the others, at a
+# lower priority, so that it uses what the others leave of the cores while
+# they wait for Wine; it is reported after them.
+is_background() {
+    [ -f "$TOP/tests/$1.sh" ] && grep -q '^# background: ' "$TOP/tests/$1.sh"
 }
 
 # Is the test SRC not run as a 32-bit program (here)? Its comment says so:
@@ -206,8 +221,17 @@ build_test_dlls "$TESTBIN/conformance" "$TESTBIN/conformance32" >"$TESTBIN/dlls.
 
 tests=${*:-$(all_tests)}
 [ $flavour = stock ] && echo "(running on stock Wine: $("$LAYER" --stock --env | grep WINELOADER))"
+background=""
 for t in $tests; do
-    if [ -f "$TOP/tests/$t.c" ]; then
+    is_background "$t" || continue
+    [ -n "$IA32_SKIP" ] && grep -q '^# needs: 32-bit code' "$TOP/tests/$t.sh" && continue
+    background="$background $t"
+    host_exec "$t" 10 &
+done
+for t in $tests; do
+    if case " $background " in *" $t "*) true ;; *) false ;; esac; then
+        continue
+    elif [ -f "$TOP/tests/$t.c" ]; then
         run_conformance "$t"
     elif [ "${t%%/*}" = conformance32 ] && [ -f "$TOP/tests/conformance/${t#*/}.c" ]; then
         if [ -n "$IA32_SKIP" ]; then
@@ -221,13 +245,19 @@ for t in $tests; do
     elif [ -f "$TOP/tests/$t.sh" ] && [ -n "$IA32_SKIP" ] && grep -q '^# needs: 32-bit code' "$TOP/tests/$t.sh"; then
         skip_32 "$t"
     elif [ -f "$TOP/tests/$t.sh" ]; then
-        run_host "$t"
+        host_exec "$t"
+        host_judge "$t"
     else
         failed=$((failed + 1))
         echo "FAIL $t (no such test; see 'ls tests/conformance tests/host')"
     fi
 done
 
+if [ -n "$background" ]; then
+    echo "waiting for$background"
+    wait
+    for t in $background; do host_judge "$t"; done
+fi
 [ -n "${TEST_RUNNER:-}" ] || "$LAYER" $STOCK --kill
 [ -n "$failures" ] && echo "failed:$failures"
 [ $ia32_skipped = 0 ] || echo "skipped: $ia32_skipped 32-bit tests or parts, as $IA32_SKIP"

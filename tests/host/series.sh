@@ -7,6 +7,7 @@
 # patch brings. The last commit gives exactly the sources the layer is built from
 # (the staged tree), and its tests, in Wine's layout, pass on the layer.
 # timeout: 2400
+# background: about ten minutes of builds; its test programs run in a prefix of its own
 set -eu
 [ -z "$STOCK" ] || { echo "layer only"; exit 77; }
 . "$TOP/tools/config.sh"
@@ -134,7 +135,10 @@ sh "$TOP/tools/build.sh" "$tree" "$(nproc)" "$tests" "" ""
 make -C "$tree" -j"$(nproc)" $objects >"$out/objects.log" 2>&1 || { tail -30 "$out/objects.log"; exit 1; }
 
 # The test programs built in Wine's layout pass on the layer, as the
-# layer's own builds of the same tests do.
+# layer's own builds of the same tests do, in a prefix of this test's own
+# (it runs beside the others).
+WINEPREFIX="$out/prefix"
+export WINEPREFIX
 for d in $tests; do
     module=$(basename "${d%/tests}")
     exe="$tree/$d/x86_64-windows/${module%.*}_test.exe"
