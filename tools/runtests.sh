@@ -221,13 +221,18 @@ build_test_dlls "$TESTBIN/conformance" "$TESTBIN/conformance32" >"$TESTBIN/dlls.
 
 tests=${*:-$(all_tests)}
 [ $flavour = stock ] && echo "(running on stock Wine: $("$LAYER" --stock --env | grep WINELOADER))"
-background=""
+background="" background_jobs=""
 for t in $tests; do
     is_background "$t" || continue
     [ -n "$IA32_SKIP" ] && grep -q '^# needs: 32-bit code' "$TOP/tests/$t.sh" && continue
     background="$background $t"
     host_exec "$t" 10 &
+    background_jobs="$background_jobs $!"
 done
+# An interrupted run stops what it started beside the others: the timeout
+# of each (a child of its job) ends its whole process group.
+[ -z "$background_jobs" ] ||
+    trap 'for j in $background_jobs; do pkill -TERM -P "$j"; done; exit 130' INT TERM
 for t in $tests; do
     if case " $background " in *" $t "*) true ;; *) false ;; esac; then
         continue
