@@ -159,15 +159,15 @@ run_conformance() {
     fi
 }
 
-# host_exec NAME [NICE]: run tests/NAME.sh (at niceness NICE); its exit
-# status and seconds go to LOGDIR/NAME.status, for host_judge
+# host_exec NAME: run tests/NAME.sh; its exit status and seconds go to
+# LOGDIR/NAME.status, for host_judge
 host_exec() {
     name=$1
     start=$(date +%s)
     # a host test that needs longer says so in a '# timeout: SECONDS' line
     limit=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$TOP/tests/$name.sh" | head -1)
     [ -n "$limit" ] && [ "$limit" -gt "$TIMEOUT" ] || limit=$TIMEOUT
-    nice -n "${2:-0}" timeout "$limit" sh "$TOP/tests/$name.sh" >"$LOGDIR/$name.log" 2>&1
+    timeout "$limit" sh "$TOP/tests/$name.sh" >"$LOGDIR/$name.log" 2>&1
     echo "$? $(( $(date +%s) - start ))" >"$LOGDIR/$name.status"
 }
 
@@ -193,9 +193,10 @@ EOF
 }
 
 # A host test whose header has a line '# background: WHY' (a build of
-# many minutes, in a prefix of its own) starts before the others, at a
-# lower priority, so that it uses what the others leave of the cores while
-# they wait for Wine; it is reported after them.
+# many minutes, in a prefix of its own) starts before the others, so that
+# it uses what they leave of the cores while they wait for Wine, and is
+# reported after them. At the same priority: a lower one starves it on a
+# machine busy with anything else, up to its timeout.
 is_background() {
     [ -f "$TOP/tests/$1.sh" ] && grep -q '^# background: ' "$TOP/tests/$1.sh"
 }
@@ -226,7 +227,7 @@ for t in $tests; do
     is_background "$t" || continue
     [ -n "$IA32_SKIP" ] && grep -q '^# needs: 32-bit code' "$TOP/tests/$t.sh" && continue
     background="$background $t"
-    host_exec "$t" 10 &
+    host_exec "$t" &
     background_jobs="$background_jobs $!"
 done
 # An interrupted run stops what it started beside the others: the timeout
