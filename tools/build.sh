@@ -121,6 +121,7 @@ build_i386() {
     [ -z "$TEST_LIBS" ] || build_i386="$build_i386 $I386_RUNTIME"
     if [ -n "$build_i386" ]; then
         "$(dirname "$0")/images.sh" "$STAGED" $build_i386
+        "$(dirname "$0")/tables.sh" "$STAGED" $build_i386
         targets=""
         for m in $build_i386; do
             t=$(arch_targets "$m" i386)

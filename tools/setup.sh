@@ -30,7 +30,7 @@ SOURCE="$CACHE/$(basename "$WINE_SOURCE_DEFAULT")"
 # programs in a 64-bit process): an amd64 package, no i386 architecture;
 # librsvg2-bin, icoutils and imagemagick make the icons Debian's repack
 # strips, which user32 and others need (tools/images.sh); unicode-data
-# gives gdi32 its tables (tools/stage.sh); libz-mingw-w64-dev is the zlib
+# gives gdi32 its tables (tools/tables.sh); libz-mingw-w64-dev is the zlib
 # Debian's Wine links with, for i386 too; graphviz draws wctdump --dot's
 # graph in host/wctdump_dot.
 PACKAGES="gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 librsvg2-bin icoutils imagemagick unicode-data libz-mingw-w64-dev gcc make perl flex bison

@@ -21,6 +21,7 @@
 
 set -eu
 
+TOOLS=$(cd "$(dirname "$0")" && pwd)
 say() { echo "stage: $*"; }
 die() { echo "stage: error: $*" >&2; exit 1; }
 
@@ -67,30 +68,27 @@ apply_patches() {
     done
 }
 
-# What debian/rules regenerates, except the slow part of tools/make_unicode
-# (4-5 minutes): its C tables (gdi32's Uniscribe, dwrite, win32u, wineps)
-# are made from Debian's unicode-data, as the i386 build of gdi32 needs
-# them; its NLS files, timezones and kernelbase's registry script are not
-# (the installed NLS files are linked instead, empty placeholders keep
-# makedep satisfied: no module that uses them is built for 64 bits, and the
-# i386 kernelbase registers nothing, the prefix being set up by the 64-bit
+# What debian/rules regenerates, except tools/make_unicode: its C tables
+# (gdi32's Uniscribe, dwrite, win32u, wineps) serve only i386 modules, and
+# tools/tables.sh makes them before those are built (here it checks that
+# it can); its NLS files,
+# timezones and kernelbase's registry script are not made at all (the
+# installed NLS files are linked instead, empty placeholders keep makedep
+# satisfied: no module that uses them is built for 64 bits, and the i386
+# kernelbase registers nothing, the prefix being set up by the 64-bit
 # one). Debian's 8.0 pins the server
 # protocol with debian/scripts/generate; its 10.0 has no such script and
 # also needs tools/make_specfiles (ntdll's system call table) and the Vulkan
 # video registry: each step is taken when the tree has what it needs.
 generate() {
-    say "generating server requests, Unicode tables, spec files, OpenGL and Vulkan tables"
+    say "generating server requests, spec files, OpenGL and Vulkan tables"
     cd "$STAGED"
     if [ -x debian/scripts/generate ]; then
         debian/scripts/generate server/trace.generated make_requests
         debian/scripts/generate server/request.generated make_requests
     fi
     tools/make_requests
-    sed -e '/^dump_intl_nls(/,/^dump_registry_script(/d' tools/make_unicode >tools/make_unicode_tables
-    grep -q '^dump_mirroring(' tools/make_unicode_tables && ! grep -q '^dump_intl_nls(' tools/make_unicode_tables ||
-        die "tools/make_unicode is not laid out as the layer expects: cannot make its tables alone"
-    perl tools/make_unicode_tables >/dev/null 2>&1 ||
-        die "tools/make_unicode (its C tables) failed: is unicode-data installed? (tools/setup.sh)"
+    "$TOOLS/tables.sh" .
     (cd dlls/dsound && ./make_fir >/dev/null 2>&1) || die "dlls/dsound/make_fir failed"
     if [ -x tools/make_specfiles ]; then
         tools/make_specfiles

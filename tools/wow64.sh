@@ -51,6 +51,7 @@ say "$total modules of Wine have an i386 side; $((total - left)) are built, $lef
 
 say "icons, cursors and bitmaps from their SVG sources"
 "$(dirname "$0")/images.sh" "$STAGED" $(echo "$todo" | cut -d' ' -f1)
+"$(dirname "$0")/tables.sh" "$STAGED" $(echo "$todo" | cut -d' ' -f1)
 
 : >"$LOG"
 done_count=$((total - left)) failed=""
