@@ -6,8 +6,9 @@
 #   MODULES    built for x86_64 (and the Unix side)
 #   --i386     build the i386 side instead (WoW64 mode, 32-bit programs):
 #              those of MODULES that tools/config.sh lists in
-#              I386_MODULES, the modules of I386_RUNTIME and the import
-#              libraries of TEST_LIBS (make i386, which make check runs)
+#              I386_MODULES, the import libraries of TEST_LIBS and, where
+#              the kernel runs 32-bit code, the modules of I386_RUNTIME
+#              (make i386, which make check runs)
 #   SANITIZED  TARGET=CHECKS words (make sanitize-build), for example
 #              server/wineserver=address,undefined: TARGET and its objects
 #              are compiled and linked with -fsanitize=CHECKS, through
@@ -104,21 +105,28 @@ build_x86_64() {
 }
 
 # i386: of MODULES, those the layer builds for i386 too (I386_MODULES); in
-# the layer's own build (TEST_LIBS given), also the few modules of Wine
-# that a 32-bit test program needs to start (the rest: make wow64) and the
-# import libraries the 32-bit test programs link with. A tree configured
-# without i386 (--enable-archs) has none.
+# the layer's own build (TEST_LIBS given), also the import libraries the
+# 32-bit test programs link with and, where the kernel runs 32-bit code,
+# the few modules of Wine that such a program needs to start (the rest:
+# make wow64). A tree configured without i386 (--enable-archs) has none.
 build_i386() {
     grep -q '^PE_ARCHS = .*i386' "$STAGED/Makefile" ||
         { echo "build: $STAGED is configured without i386 PE modules" >&2; exit 1; }
-    "$(dirname "$0")/../loader/wine-layer" --ia32 >/dev/null 2>&1 || [ $? != 126 ] ||
-        echo "build: this kernel runs no 32-bit code ('loader/wine-layer --ia32' says more): the i386" \
-            "modules are built so that no change leaves them broken, and the 32-bit tests are skipped"
     build_i386=""
     for m in $MODULES; do
         case " $I386_MODULES " in *" $m "*) build_i386="$build_i386 $m" ;; esac
     done
-    [ -z "$TEST_LIBS" ] || build_i386="$build_i386 $I386_RUNTIME"
+    if [ -n "$TEST_LIBS" ]; then
+        ia32=0
+        "$(dirname "$0")/../loader/wine-layer" --ia32 >/dev/null 2>&1 || ia32=$?
+        if [ $ia32 = 126 ]; then
+            echo "build: this kernel runs no 32-bit code ('loader/wine-layer --ia32' says more): the layer's" \
+                "i386 modules are built, so that no change leaves them broken; the 32-bit tests, and the" \
+                "modules of Wine only they would load, are skipped"
+        else
+            build_i386="$build_i386 $I386_RUNTIME"
+        fi
+    fi
     if [ -n "$build_i386" ]; then
         "$(dirname "$0")/images.sh" "$STAGED" $build_i386
         "$(dirname "$0")/tables.sh" "$STAGED" $build_i386

@@ -66,8 +66,9 @@ esac
 # compiles its i386 side, which 'make wow64' would otherwise be the first
 # to find broken). I386_RUNTIME: the few modules of Wine that
 # every 32-bit test program needs and Debian's wine64 lacks (it has no
-# i386-windows modules); 'make wow64' builds the rest of Wine's i386
-# modules, for users' programs.
+# i386-windows modules), built where the kernel runs 32-bit code (nothing
+# else loads them); 'make wow64' builds the rest of Wine's i386 modules,
+# for users' programs.
 I386_MODULES="dlls/ntdll dlls/advapi32 dlls/coredll dlls/ntoskrnl.exe programs/wctdump"
 # The tests' 32-bit programs import kernel32, msvcrt, advapi32 and user32;
 # with what those import in turn (not the delay-loaded ones), that is the
