@@ -201,6 +201,11 @@ is_background() {
     [ -f "$TOP/tests/$1.sh" ] && grep -q '^# background: ' "$TOP/tests/$1.sh"
 }
 
+# Is the host test NAME one that needs 32-bit code, on a kernel without it?
+skipped_host() {
+    [ -n "$IA32_SKIP" ] && [ -f "$TOP/tests/$1.sh" ] && grep -q '^# needs: 32-bit code' "$TOP/tests/$1.sh"
+}
+
 # Is the test SRC not run as a 32-bit program (here)? Its comment says so:
 # " * 32-bit: not run: why", or " * 32-bit: not run on wine-8.0: why".
 not_run_32() {
@@ -225,7 +230,7 @@ tests=${*:-$(all_tests)}
 background="" background_jobs=""
 for t in $tests; do
     is_background "$t" || continue
-    [ -n "$IA32_SKIP" ] && grep -q '^# needs: 32-bit code' "$TOP/tests/$t.sh" && continue
+    skipped_host "$t" && continue
     background="$background $t"
     host_exec "$t" &
     background_jobs="$background_jobs $!"
@@ -248,7 +253,7 @@ for t in $tests; do
         else
             run_conformance "$t"
         fi
-    elif [ -f "$TOP/tests/$t.sh" ] && [ -n "$IA32_SKIP" ] && grep -q '^# needs: 32-bit code' "$TOP/tests/$t.sh"; then
+    elif skipped_host "$t"; then
         skip_32 "$t"
     elif [ -f "$TOP/tests/$t.sh" ]; then
         host_exec "$t"
