@@ -54,15 +54,17 @@ BOOL wait_graph_is_abandoned_lock( const struct wait_chain_node *node )
     return wait_graph_is_host_lock( node ) && node->status == WctStatusAbandoned;
 }
 
-/* The threads of the cycle a chain ends in, sorted, in 'tids' (room for
- * WCT_MAX_NODE_COUNT); how many, 0 when the chain ends in none. */
-unsigned int wait_graph_cycle_threads( const struct wait_chain_node *nodes, DWORD count, DWORD *tids )
+/* The threads of a cycle (the 'count' nodes of a chain from its
+ * wait_graph_cycle_start on), sorted, in 'tids' (room for
+ * WCT_MAX_NODE_COUNT); how many, 0 when there are none. */
+unsigned int wait_graph_cycle_threads( const struct wait_chain_node *cycle, DWORD count, DWORD *tids )
 {
     DWORD i, j, tmp;
     unsigned int n = 0;
 
-    for (i = wait_graph_cycle_start( nodes, count ); i + 1 < count && n < WCT_MAX_NODE_COUNT; i++)
-        if (nodes[i].type == WctThreadType) tids[n++] = nodes[i].tid;
+    /* the last node repeats the first */
+    for (i = 0; i + 1 < count && n < WCT_MAX_NODE_COUNT; i++)
+        if (cycle[i].type == WctThreadType) tids[n++] = cycle[i].tid;
     for (i = 1; i < n; i++)
         for (j = i; j > 0 && tids[j - 1] > tids[j]; j--)
         {

@@ -43,7 +43,7 @@
 #define WAIT_GRAPH_MAX_FRAMES 64
 
 extern DWORD wait_graph_cycle_start( const struct wait_chain_node *nodes, DWORD count );
-extern unsigned int wait_graph_cycle_threads( const struct wait_chain_node *nodes, DWORD count,
+extern unsigned int wait_graph_cycle_threads( const struct wait_chain_node *cycle, DWORD count,
                                               DWORD *tids );
 extern BOOL wait_graph_is_host_lock( const struct wait_chain_node *node );
 extern BOOL wait_graph_is_abandoned_lock( const struct wait_chain_node *node );

@@ -292,12 +292,13 @@ static void print_stack( DWORD tid )
     if (own.file) NtClose( own.file );
 }
 
+/* 'nodes': the cycle, from its first thread to that thread again */
 static void report_cycle( const struct wait_chain_node *nodes, DWORD count, const struct cycle *cycle )
 {
     DWORD i, pid = GetCurrentProcessId(), processes = 0, pids[WCT_MAX_NODE_COUNT], j;
     char other[MAX_PATH * 3];
 
-    for (i = wait_graph_cycle_start( nodes, count ); i < count - 1; i++)
+    for (i = 0; i < count - 1; i++)
     {
         if (nodes[i].type != WctThreadType) continue;
         for (j = 0; j < processes; j++) if (pids[j] == nodes[i].pid) break;
@@ -310,7 +311,7 @@ static void report_cycle( const struct wait_chain_node *nodes, DWORD count, cons
         MESSAGE( "wine: watchdog: deadlock in %s (process %lu): %u thread%s blocked in a cycle for %lu s or more\n",
                  own_name, pid, cycle->count, cycle->count == 1 ? "" : "s", timeout_seconds );
 
-    for (i = wait_graph_cycle_start( nodes, count ); i < count; i++)
+    for (i = 0; i < count; i++)
     {
         const struct wait_chain_node *node = &nodes[i];
 
@@ -324,7 +325,7 @@ static void report_cycle( const struct wait_chain_node *nodes, DWORD count, cons
         else
             print_object_wait( node );
     }
-    for (i = wait_graph_cycle_start( nodes, count ); i < count - 1; i++)
+    for (i = 0; i < count - 1; i++)
     {
         if (nodes[i].type != WctThreadType) continue;
         if (nodes[i].pid != pid)
@@ -448,7 +449,7 @@ static void report_orphaned( const struct wait_chain_node *nodes )
 static void check_thread( DWORD tid, LARGE_INTEGER now )
 {
     struct wait_chain_node nodes[WCT_MAX_NODE_COUNT];
-    DWORD tids[WCT_MAX_NODE_COUNT], i;
+    DWORD tids[WCT_MAX_NODE_COUNT], i, start;
     ULONG total = 0, count;
     struct cycle *cycle;
     unsigned int n;
@@ -466,14 +467,15 @@ static void check_thread( DWORD tid, LARGE_INTEGER now )
                       nodes[0].wait_time >= timeout_seconds * 1000 ))
         report_orphaned( nodes );
     if (!is_cycle || count < 2) return;
-    if (!(n = wait_graph_cycle_threads( nodes, count, tids ))) return;
+    start = wait_graph_cycle_start( nodes, count );
+    if (!(n = wait_graph_cycle_threads( nodes + start, count - start, tids ))) return;
     /* a cycle of other processes that this thread waits for is theirs to report */
-    for (i = wait_graph_cycle_start( nodes, count ); i < count - 1; i++)
+    for (i = start; i < count - 1; i++)
         if (nodes[i].type == WctThreadType && nodes[i].pid == GetCurrentProcessId()) break;
     if (i == count - 1) return;
     if (!(cycle = track_cycle( tids, n, now )) || cycle->reported) return;
     if (now.QuadPart - cycle->since.QuadPart < timeout_seconds * (LONGLONG)10000000) return;
-    report_cycle( nodes, count, cycle );
+    report_cycle( nodes + start, count - start, cycle );
     cycle->reported = TRUE;
 }
 

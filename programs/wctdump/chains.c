@@ -81,7 +81,7 @@ static void record_cycle( struct thread_report *report, DWORD pid )
     DWORD start = wait_graph_cycle_start( nodes, report->count ), i;
     struct cycle *cycle;
     DWORD tids[WCT_MAX_NODE_COUNT];
-    unsigned int n = wait_graph_cycle_threads( nodes, report->count, tids );
+    unsigned int n = wait_graph_cycle_threads( nodes + start, report->count - start, tids );
     BOOL member = FALSE;
 
     for (i = 0; i < n; i++) if (tids[i] == report->tid) member = TRUE;
