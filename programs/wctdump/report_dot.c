@@ -47,8 +47,12 @@
  * unnamed mutex, the end of a thread), the same type and the same thread
  * after it (the owner, the thread whose end is awaited); else each is its
  * own.
+ *
+ * Objects, edges and the threads reported are found through hash tables,
+ * so that a report of thousands of threads is drawn in linear time.
  */
-#define MAX_EDGES 4096
+#define MAX_EDGES  4096
+#define EDGE_SLOTS (2 * MAX_EDGES)   /* a power of two, twice the most edges */
 
 struct dot_object
 {
@@ -59,13 +63,52 @@ struct dot_object
     DWORD                         waiter;  /* tid of the thread before it */
 };
 
+/* A slot of a hash table holds the index + 1 of an entry (of 'tids': the
+ * entry), 0 when free; a table has a power of two of them, twice its most
+ * entries. */
 struct dot_graph
 {
     struct dot_object *objects;
     unsigned int       object_count, object_max;
+    DWORD             *object_slots, object_mask;
     struct { unsigned int from, to; } edges[MAX_EDGES];   /* drawn: thread ids, objects' ids | 1 << 31 */
     unsigned int       edge_count;
+    unsigned int       edge_slots[EDGE_SLOTS];
+    DWORD             *tids, tid_mask;  /* the ids of the threads reported (never 0), in slots */
 };
+
+/* FNV-1a */
+static unsigned int hash_bytes( unsigned int hash, const void *data, size_t size )
+{
+    const unsigned char *p = data;
+
+    while (size--) hash = (hash ^ *p++) * 16777619;
+    return hash;
+}
+
+static unsigned int hash_dword( unsigned int hash, DWORD value )
+{
+    return hash_bytes( hash, &value, sizeof(value) );
+}
+
+/* A table of slots for 'count' entries, and the mask of its indices; NULL when out of memory. */
+static void *alloc_slots( unsigned int count, DWORD *mask )
+{
+    unsigned int size = 16;
+
+    while (size < 2 * count) size *= 2;
+    *mask = size - 1;
+    return calloc( size, sizeof(DWORD) );
+}
+
+/* Is thread 'tid' one of those reported? 'slot': where it is, or would go. */
+static BOOL is_reported( const struct dot_graph *graph, DWORD tid, DWORD *slot )
+{
+    for (*slot = hash_dword( 2166136261u, tid ) & graph->tid_mask; graph->tids[*slot];
+         *slot = (*slot + 1) & graph->tid_mask)
+        if (graph->tids[*slot] == tid) return TRUE;
+    return FALSE;
+}
 
 static BOOL same_object( const struct dot_object *a, const struct dot_object *b )
 {
@@ -76,22 +119,35 @@ static BOOL same_object( const struct dot_object *a, const struct dot_object *b 
     return a->waiter == b->waiter;
 }
 
+/* of what same_object compares: objects that are the same hash alike */
+static unsigned int hash_object( const struct dot_object *object )
+{
+    const struct wait_chain_node *node = object->node;
+    unsigned int hash = hash_dword( 2166136261u, node->type );
+
+    if (node->name_len) return hash_bytes( hash, node->name, node->name_len );
+    if (node->object) return hash_dword( hash_bytes( hash, &node->object, sizeof(node->object) ), object->pid );
+    return hash_dword( hash, object->next ? object->next : object->waiter );
+}
+
 /* The number of the object at 'index' of a chain whose nodes are in the
  * processes 'pids', met before or new; 0: no room. */
 static unsigned int object_id( struct dot_graph *graph, const struct wait_chain_node *nodes, DWORD count,
                                DWORD index, const DWORD *pids )
 {
     struct dot_object object = { &nodes[index], pids[index] };
-    unsigned int i;
+    DWORD slot;
 
     if (index + 1 < count && is_thread_node( &nodes[index + 1] ))
         object.next = nodes[index + 1].tid ? nodes[index + 1].tid : nodes[index + 1].pid;
     if (index && is_thread_node( &nodes[index - 1] )) object.waiter = nodes[index - 1].tid;
-    for (i = 0; i < graph->object_count; i++)
-        if (same_object( &graph->objects[i], &object )) return i + 1;
+    for (slot = hash_object( &object ) & graph->object_mask; graph->object_slots[slot];
+         slot = (slot + 1) & graph->object_mask)
+        if (same_object( &graph->objects[graph->object_slots[slot] - 1], &object ))
+            return graph->object_slots[slot];
     if (graph->object_count == graph->object_max) return 0;
     graph->objects[graph->object_count] = object;
-    return ++graph->object_count;
+    return graph->object_slots[slot] = ++graph->object_count;
 }
 
 /* a string for dot, quoted: other processes' names may hold anything */
@@ -189,12 +245,27 @@ static const WCHAR *step_name( const struct wait_chain_node *a )
     }
 }
 
+/* Adds the edge from 'from' to 'to', unless it is there (or there is no room): is it new? */
+static BOOL add_edge( struct dot_graph *graph, unsigned int from, unsigned int to )
+{
+    unsigned int slot, i;
+
+    for (slot = hash_dword( hash_dword( 2166136261u, from ), to ) & (EDGE_SLOTS - 1); (i = graph->edge_slots[slot]);
+         slot = (slot + 1) & (EDGE_SLOTS - 1))
+        if (graph->edges[i - 1].from == from && graph->edges[i - 1].to == to) return FALSE;
+    if (graph->edge_count == MAX_EDGES) return FALSE;
+    graph->edges[graph->edge_count].from = from;
+    graph->edges[graph->edge_count++].to = to;
+    graph->edge_slots[slot] = graph->edge_count;
+    return TRUE;
+}
+
 /* Draws the steps of a thread's chain, each once. An object is in the
  * process of the thread that waits for it, the one before it. */
 static void print_chain_dot( struct dot_graph *graph, const struct thread_report *report, DWORD pid )
 {
     const struct wait_chain_node *nodes = report->nodes;
-    DWORD pids[WCT_MAX_NODE_COUNT], i, j, start;
+    DWORD pids[WCT_MAX_NODE_COUNT], i, start;
     unsigned int from, to, deadlock;
 
     for (i = 0; i < report->count; i++)
@@ -208,11 +279,7 @@ static void print_chain_dot( struct dot_graph *graph, const struct thread_report
     {
         from = node_id( graph, nodes, report->count, i, pids );
         to = node_id( graph, nodes, report->count, i + 1, pids );
-        for (j = 0; j < graph->edge_count; j++)
-            if (graph->edges[j].from == from && graph->edges[j].to == to) break;
-        if (j < graph->edge_count || graph->edge_count == MAX_EDGES) continue;
-        graph->edges[graph->edge_count].from = from;
-        graph->edges[graph->edge_count++].to = to;
+        if (!add_edge( graph, from, to )) continue;
 
         deadlock = i >= start ? report->deadlock : 0;
         print( L"  " );
@@ -226,15 +293,13 @@ static void print_chain_dot( struct dot_graph *graph, const struct thread_report
 }
 
 /* a thread that a chain reaches in a process not reported: drawn alone */
-static void print_other_thread( const struct wait_chain_node *node, struct process_report *processes,
-                                DWORD count )
+static void print_other_thread( const struct dot_graph *graph, const struct wait_chain_node *node )
 {
-    const WCHAR *name = process_name( node->pid );
-    DWORD p, t;
+    const WCHAR *name;
+    DWORD slot;
 
-    for (p = 0; p < count; p++)
-        for (t = 0; t < processes[p].count; t++)
-            if (node->tid && processes[p].threads[t].tid == node->tid) return;
+    if (node->tid && is_reported( graph, node->tid, &slot )) return;
+    name = process_name( node->pid );
     if (node->tid)
         print( L"  t%u [shape=box, style=dashed, label=\"thread %u\\nof process %u %ls\"];\n", node->tid,
                node->tid, node->pid, name ? name : L"" );
@@ -259,11 +324,23 @@ static void print_process_dot( const struct process_report *process )
 void print_report_dot( struct process_report *processes, DWORD count )
 {
     static struct dot_graph graph;
-    DWORD i, j, k, total = 0;
+    DWORD i, j, k, slot, total = 0;
 
+    memset( &graph, 0, sizeof(graph) );
     for (i = 0; i < count; i++) total += processes[i].count;
     graph.object_max = total * WCT_MAX_NODE_COUNT;
-    if (!(graph.objects = calloc( graph.object_max + 1, sizeof(*graph.objects) ))) graph.object_max = 0;
+    graph.objects = calloc( graph.object_max + 1, sizeof(*graph.objects) );
+    graph.object_slots = alloc_slots( graph.object_max, &graph.object_mask );
+    graph.tids = alloc_slots( total, &graph.tid_mask );
+    if (!graph.objects || !graph.object_slots || !graph.tids)
+    {
+        fprintf( stderr, "wctdump: out of memory: no graph drawn\n" );
+        goto done;
+    }
+    for (i = 0; i < count; i++)
+        for (j = 0; j < processes[i].count; j++)
+            if (!is_reported( &graph, processes[i].threads[j].tid, &slot ))
+                graph.tids[slot] = processes[i].threads[j].tid;
 
     print( L"digraph wctdump {\n  rankdir=LR;\n  node [fontname=\"sans-serif\", fontsize=10];\n"
            L"  edge [fontname=\"sans-serif\", fontsize=9];\n" );
@@ -276,10 +353,13 @@ void print_report_dot( struct process_report *processes, DWORD count )
             const struct thread_report *report = &processes[i].threads[j];
 
             for (k = 1; k < report->count; k++)
-                if (is_thread_node( &report->nodes[k] )) print_other_thread( &report->nodes[k], processes, count );
+                if (is_thread_node( &report->nodes[k] )) print_other_thread( &graph, &report->nodes[k] );
             print_chain_dot( &graph, report, processes[i].pid );
         }
     for (i = 0; i < graph.object_count; i++) print_object_dot( &graph.objects[i], i + 1 );
     print( L"}\n" );
+done:
     free( graph.objects );
+    free( graph.object_slots );
+    free( graph.tids );
 }
