@@ -119,16 +119,20 @@ build_winelib() {
 }
 
 # prefix_server [PREFIX]: the pid of the wineserver that serves PREFIX
-# (default $WINEPREFIX, else the launcher's), nothing if none: the one that
-# works in the prefix's server directory (.../server-DEV-INODE of the
-# prefix, in hexadecimal), as another test may have a server of its own
-# running beside this one's
+# (default $WINEPREFIX, else the launcher's), nothing if none, as another
+# test may have a server of its own running beside this one's: the one
+# that holds open the prefix's server directory (.../server-DEV-INODE of
+# the prefix, in hexadecimal) and its lock file, as it does all its life.
+# Not the one working there: it works in the prefix while it loads or
+# saves the registry (seconds at its start, on Wine 10.0), as the
+# launcher's running_server says.
 prefix_server() {
     ps_prefix=${1:-${WINEPREFIX:-$("$LAYER" --env | sed -n 's/^WINEPREFIX=//p')}}
     [ -d "$ps_prefix" ] || return 0
     ps_dir=server-$(stat -c '%d-%i' "$ps_prefix" | awk -F- '{ printf "%x-%x", $1, $2 }')
     for ps_pid in $(pgrep wineserver); do
-        case $(readlink "/proc/$ps_pid/cwd" 2>/dev/null) in */"$ps_dir") echo "$ps_pid"; return 0 ;; esac
+        ls -l "/proc/$ps_pid/fd" 2>/dev/null | grep -q -e "/$ps_dir\$" -e "/$ps_dir/lock\$" &&
+            { echo "$ps_pid"; return 0; }
     done
     return 0
 }
