@@ -71,12 +71,11 @@ apply_patches() {
 # What debian/rules regenerates, except tools/make_unicode: its C tables
 # (gdi32's Uniscribe, dwrite, win32u, wineps) serve only i386 modules, and
 # tools/tables.sh makes them before those are built (here it checks that
-# it can); its NLS files,
-# timezones and kernelbase's registry script are not made at all (the
-# installed NLS files are linked instead, empty placeholders keep makedep
-# satisfied: no module that uses them is built for 64 bits, and the i386
-# kernelbase registers nothing, the prefix being set up by the 64-bit
-# one). Debian's 8.0 pins the server
+# it can); its NLS files, timezones and kernelbase's registry script are
+# not made at all (the installed NLS files are linked instead, empty
+# placeholders keep makedep satisfied: no module that uses them is built
+# for 64 bits, and the i386 kernelbase registers nothing, the prefix being
+# set up by the 64-bit one). Debian's 8.0 pins the server
 # protocol with debian/scripts/generate; its 10.0 has no such script and
 # also needs tools/make_specfiles (ntdll's system call table) and the Vulkan
 # video registry: each step is taken when the tree has what it needs.

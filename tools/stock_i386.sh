@@ -58,8 +58,6 @@ for m in $MODULES; do
 done
 # shellcheck disable=SC2086
 "$TOP/tools/images.sh" "$TREE" $dirs
-# shellcheck disable=SC2086
-"$TOP/tools/tables.sh" "$TREE" $dirs
 say "building stock Wine's i386$(echo "$MODULES" | sed 's/^/ /') (a few minutes on 2 cores; log in $LOG)"
 start=$(date +%s)
 # shellcheck disable=SC2086

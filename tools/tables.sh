@@ -31,9 +31,11 @@ grep -q '^dump_mirroring(' tools/make_unicode_tables && ! grep -q '^dump_intl_nl
     die "tools/make_unicode is not laid out as the layer expects: cannot make its tables alone"
 
 [ -f .unicode-tables ] && exit 0
+# the modules the tables go to: the directories of the dump_*() calls' files
+users=$(sed -n 's|^dump_[a-z_]*( *"\(dlls/[^/"]*\)/.*|\1|p' tools/make_unicode_tables | sort -u)
 used=""
 for m in "$@"; do
-    case $m in dlls/gdi32|dlls/win32u|dlls/dwrite|dlls/wineps.drv) used=1 ;; esac
+    echo "$users" | grep -qx "$m" && used=1
 done
 [ -n "$used" ] || exit 0
 perl tools/make_unicode_tables >/dev/null 2>&1 ||
